@@ -1,0 +1,79 @@
+"""``edgar``: argument parsing and dispatch.
+
+Guarantees:
+- A user mistake (bad flag, config typo, unknown model, missing ``@path``, malformed
+  script) prints one ``edgar: …`` line and exits 2; no traceback.
+- ``edgar stats``, ``edgar history`` and ``edgar import`` are dispatched into the learning
+  package by name; without it they say "learning is not installed" and exit 2.
+- Heavy modules are imported only by the command that needs them (start-up time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+from edgar import __version__
+
+LEARNING_COMMANDS = ("stats", "history", "import")
+CORE_COMMANDS = ("demo", "init", "memory", "doctor")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="edgar", description="A terminal coding agent that learns only from what you type.",
+        epilog="commands: demo, init, memory, stats, history, import, doctor "
+               "(edgar COMMAND --help)")
+    p.add_argument("--version", action="version", version=f"edgar {__version__}")
+    p.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",
+                   help="run one prompt non-interactively and print the result")
+    p.add_argument("--model", help="PROVIDER:MODEL, e.g. anthropic:claude-sonnet-4-5, "
+                   "openai:gpt-4.1, scripted:PATH")
+    p.add_argument("--permission-mode", choices=("ask", "auto-edit", "yes", "read-only"))
+    p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
+    p.add_argument("--max-turns", type=int)
+    p.add_argument("--no-history", action="store_true", help="do not append to history.md")
+    p.add_argument("--no-verify", action="store_true", help="skip the verify command")
+    p.add_argument("-c", "--continue", dest="cont", action="store_true",
+                   help="continue the most recent session")
+    p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",
+                   help="resume session ID (without ID: list sessions)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] in LEARNING_COMMANDS:
+            return _learning_command(argv)
+        if argv and argv[0] in CORE_COMMANDS:
+            module = importlib.import_module(f"edgar.cli.{argv[0]}_cmd" if argv[0] != "doctor"
+                                             else "edgar.cli.doctor")
+            return module.run(argv[1:])
+        args = _parser().parse_args(argv)
+        from edgar.cli.run import run
+
+        return run(args)
+    except KeyboardInterrupt:
+        print("edgar: cancelled", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _learning_command(argv: list[str]) -> int:
+    try:
+        module = importlib.import_module("edgar.learning.cli")
+    except ModuleNotFoundError as exc:
+        if exc.name in ("edgar", "edgar.learning", "edgar.learning.cli"):
+            print(f"edgar: learning is not installed; `edgar {argv[0]}` needs the "
+                  "edgar.learning package", file=sys.stderr)
+            return 2
+        raise
+    return module.main(argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,166 @@
+"""``edgar memory list|add|forget|review``: the person's view of, and door into, memory.
+
+Guarantees:
+- ``review`` is the only way from pending to active: it shows each pending fact's id,
+  provenance, source and exact text, and an approval is bound to the sha256 of the text
+  shown (after an edit: of the edited text shown). A fact changed after it was shown is
+  refused (exit 1 for ``--approve``).
+- ``add`` stores a ``manual`` fact (active). Nothing here imports ``edgar.learning``.
+- Exit codes: 0 ok, 1 refused, 2 usage or config error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Callable
+
+from edgar.memory.store import Fact, MemoryStore, ReviewError, digest
+
+PROMPT = "[a]pprove [r]eject [e]dit [s]kip [q]uit > "
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="edgar memory", description="Facts edgar remembers here.")
+    sub = p.add_subparsers(dest="action", required=True)
+    ls = sub.add_parser("list", help="active facts (or --pending, --all)")
+    which = ls.add_mutually_exclusive_group()
+    which.add_argument("--pending", action="store_true", help="facts waiting for review")
+    which.add_argument("--all", action="store_true", help="every fact, any status")
+    ls.add_argument("--json", action="store_true")
+    add = sub.add_parser("add", help="remember TEXT (provenance manual, active)")
+    add.add_argument("text")
+    forget = sub.add_parser("forget", help="stop using fact ID")
+    forget.add_argument("id", type=int)
+    review = sub.add_parser("review", help="approve, reject or edit pending facts")
+    review.add_argument("--approve", type=int, metavar="ID")
+    review.add_argument("--hash", metavar="SHA256", help="sha256 of the text you approve")
+    review.add_argument("--reject", type=int, metavar="ID")
+    return p
+
+
+def _open_store():
+    from edgar.cli.setup import config_secrets
+    from edgar.config import load
+    from edgar.core.project import ensure_state_dir, find_root
+    from edgar.memory.redact import Redactor
+
+    root = find_root()
+    settings = load(root)
+    redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
+    return MemoryStore(ensure_state_dir(root) / "memory.db", redact=redact)
+
+
+def run(argv: list[str]) -> int:
+    from edgar.config import ConfigError
+
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.action == "review" and args.approve is not None and not args.hash:
+        print("edgar: --approve needs --hash (the sha256 of the text you saw; "
+              "`edgar memory list --pending --json` shows it)", file=sys.stderr)
+        return 2
+    try:
+        store = _open_store()
+    except ConfigError as exc:
+        print(f"edgar: {exc}", file=sys.stderr)
+        return 2
+    with store:
+        return _dispatch(store, args)
+
+
+def _dispatch(store: MemoryStore, args) -> int:
+    try:
+        if args.action == "list":
+            return _list(store, args)
+        if args.action == "add":
+            fact = store.add(args.text, "manual", source="edgar memory add")
+            print(f"remembered fact {fact.id}" if fact else "already known (or empty); nothing added")
+            return 0
+        if args.action == "forget":
+            fact = store.forget(args.id)
+            print(f"forgot fact {fact.id}")
+            return 0
+        if args.approve is not None:
+            fact = store.approve(args.approve, args.hash)
+            print(f"approved fact {fact.id}: {fact.text}")
+            return 0
+        if args.reject is not None:
+            store.reject(args.reject)
+            print(f"rejected fact {args.reject}")
+            return 0
+        return review(store)
+    except ReviewError as exc:
+        print(f"edgar: {exc}", file=sys.stderr)
+        return 1
+
+
+def _list(store: MemoryStore, args) -> int:
+    status = None if args.all else "pending" if args.pending else "active"
+    facts = store.list(status)
+    if args.json:
+        print(json.dumps([f.to_json() for f in facts], indent=2, ensure_ascii=False))
+        return 0
+    if not facts:
+        print(f"no {status or ''} facts".replace("  ", " "))
+    for fact in facts:
+        when = time.strftime("%Y-%m-%d", time.localtime(fact.created))
+        print(f"{fact.id:>5}  {fact.status:<9} {fact.provenance:<14} {when}  {fact.text}")
+    return 0
+
+
+def _show(fact: Fact, text: str, out) -> None:
+    out.write(f"\n#{fact.id} · {fact.provenance} · from {fact.source or 'unknown'}\n")
+    out.write(f"  {text}\n")
+
+
+def review(store: MemoryStore, ask: Callable[[str], str] = input, out=None) -> int:
+    """Walk the pending facts; approval binds to the hash of exactly what was printed."""
+    out = out or sys.stdout
+    pending = sorted(store.list("pending"), key=lambda f: f.id)
+    if not pending:
+        out.write("nothing to review\n")
+        return 0
+    approved = rejected = 0
+    for fact in pending:
+        shown, edited = fact.text, False
+        while True:
+            _show(fact, shown, out)
+            try:
+                choice = ask(PROMPT).strip().lower()[:1]
+            except EOFError:
+                choice = "q"
+            if choice == "q":
+                out.write(f"approved {approved}, rejected {rejected}\n")
+                return 0
+            if choice == "s":
+                break
+            if choice == "r":
+                store.reject(fact.id)
+                rejected += 1
+                break
+            if choice == "e":
+                try:
+                    new = ask("new text > ")
+                except EOFError:
+                    continue
+                if store.clean(new):
+                    shown, edited = store.clean(new), True
+                else:
+                    out.write("empty text; keeping the text above\n")
+                continue                      # show the edited text before it can be approved
+            if choice == "a":
+                try:
+                    store.approve(fact.id, digest(shown), shown if edited else None)
+                    approved += 1
+                except ReviewError as exc:
+                    out.write(f"refused: {exc}\n")
+                break
+            out.write("please answer a, r, e, s or q\n")
+    out.write(f"approved {approved}, rejected {rejected}\n")
+    return 0

@@ -1,0 +1,278 @@
+"""Renderers: bus subscribers that show a session to a person.
+
+Guarantees:
+- A renderer only reads events; it never changes the conversation.
+- Each tool call is one line, with ✓ or ✗ and the error kind; an ``edit`` also shows a
+  small diff of what it is about to change.
+- ``PlainRenderer`` writes plain text (demo, pipes, non-tty stdout). ``RichRenderer`` prints
+  each finished Markdown block as soon as its last line arrives (a line of prose, a whole
+  code fence, a whole table; see ``mdstream``), and reports what is running for the
+  status line (``activity``). rich is imported only when a RichRenderer is made.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import time
+from typing import IO, Any, Mapping
+
+from edgar.cli.mdstream import BlockSplitter
+from edgar.events import (
+    Compacted, Event, ModelResponded, Notice, QueueDelivered, SkillsActivated, TextDelta,
+    ThinkingDelta, ToolFinished, ToolProposed, TurnFinished, TurnStarted, VerifyFinished,
+)
+
+
+def tool_line(event: ToolProposed) -> str:
+    args = event.args or {}
+    if event.tool == "shell":
+        detail = f"$ {args.get('command', '')}"
+    elif event.tool in ("read", "write", "edit"):
+        detail = str(args.get("path", ""))
+    elif event.tool in ("glob", "grep"):
+        detail = str(args.get("pattern", ""))
+    elif event.tool == "task":
+        detail = str(args.get("description") or args.get("prompt", ""))[:60]
+    else:
+        detail = ""
+    return f"{event.tool} {detail}".strip()
+
+
+def money(cost: float | None) -> str:
+    return "cost unknown" if cost is None else f"${cost:.4f}"
+
+
+def tokens(count: int) -> str:
+    return f"{count / 1000:.1f}k" if count >= 10_000 else f"{count:,}"
+
+
+def diff_preview(args: Mapping[str, Any], limit: int = 12) -> list[str]:
+    """A short unified diff (no file headers) of an edit's old_string → new_string."""
+    old, new = str(args.get("old_string", "")), str(args.get("new_string", ""))
+    lines = list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1))[2:]
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"… {len(lines) - limit} more diff lines"]
+    return lines
+
+
+def failure(event: ToolFinished) -> str:
+    if event.error is None:
+        return "failed"
+    code = f" (exit {event.error.exit_code})" if event.error.exit_code not in (None, 0) else ""
+    return f"{event.error.kind}{code}"
+
+
+class PlainRenderer:
+    """Plain text, no colour: for the demo, pipes and NO_COLOR terminals."""
+
+    def __init__(self, out: IO[str]):
+        self.out = out
+        self.mid_line = False
+
+    def say(self, text: str, style: str = "") -> None:
+        """A line edgar writes (command output, questions); ``style`` is ignored here."""
+        self._line(text)
+
+    def activity(self) -> str:
+        return ""
+
+    def _line(self, text: str) -> None:
+        if self.mid_line:
+            self.out.write("\n")
+            self.mid_line = False
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def __call__(self, event: Event) -> None:
+        indent = "  " * event.depth
+        if isinstance(event, TextDelta):
+            if not self.mid_line:
+                self.out.write(indent)
+            self.out.write(event.text)
+            self.out.flush()
+            self.mid_line = not event.text.endswith("\n")
+        elif isinstance(event, ToolProposed):
+            self._line(f"{indent}  → {tool_line(event)}")
+        elif isinstance(event, ToolFinished):
+            mark = "✓" if event.ok else f"✗ {event.error.kind if event.error else 'failed'}"
+            self._line(f"{indent}    {mark} ({event.duration:.2f}s)")
+        elif isinstance(event, SkillsActivated):
+            self._line(f"{indent}  ✦ skills: {', '.join(event.names)}")
+        elif isinstance(event, QueueDelivered):
+            self._line(f"{indent}  ↳ delivered {event.count} queued line(s)")
+        elif isinstance(event, VerifyFinished):
+            verdict = "passed" if event.passed else f"failed (exit {event.exit_code})"
+            self._line(f"{indent}  ⚑ verify `{event.command}` {verdict}")
+        elif isinstance(event, Compacted):
+            self._line(f"{indent}  ⇣ compacted {event.tokens_before} → {event.tokens_after} tokens")
+        elif isinstance(event, Notice):
+            self._line(f"{indent}  ! {event.message}")
+        elif isinstance(event, TurnFinished) and event.depth == 0:
+            self._line(f"\n[{event.outcome} · {event.duration:.1f}s · {event.tokens} tokens · "
+                       f"{money(event.cost)}]")
+        elif isinstance(event, ModelResponded):
+            pass
+
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_MARKUP = re.compile(r"[*_`\[\]<>|~\\]|^\s*(?:[-+*]|\d+[.)])\s|^\s*(?:---|\*\*\*|___)\s*$")
+
+
+class RichRenderer:
+    """Colour, Markdown, a diff for edits, and the current activity for the status line.
+
+    Text is printed per finished Markdown block, never character by character, so output
+    written above a live prompt (prompt_toolkit's ``patch_stdout``) stays whole lines.
+    """
+
+    def __init__(self, console: Any = None):
+        self._console = console    # made on first use: rich costs start-up time otherwise
+        self.splitter = BlockSplitter()
+        self.running: dict[str, tuple[str, float]] = {}
+        self.phase = ""            # "", "waiting", "thinking" or "writing" (depth 0 only)
+        self.since = 0.0
+        self._blank = True         # the last printed line was blank (collapse runs of them)
+
+    @property
+    def console(self) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(force_terminal=True, markup=False, highlight=False,
+                                    emoji=False)
+        return self._console
+
+    # -- the status line -------------------------------------------------------------
+    def activity(self) -> str:
+        now = time.monotonic()
+        frame = SPINNER[int(now * 10) % len(SPINNER)]
+        if self.running:
+            line, started = next(reversed(self.running.values()))
+            return f"{frame} {line[:60]} {now - started:.0f}s"
+        if self.phase:
+            return f"{frame} {self.phase} {now - self.since:.0f}s"
+        return ""
+
+    # -- printing --------------------------------------------------------------------
+    def _print(self, renderable: Any) -> None:
+        self.console.print(renderable)
+        self._blank = False
+
+    def say(self, text: str, style: str = "") -> None:
+        from rich.text import Text
+
+        self._flush_text()
+        self._print(Text(text, style=style))
+
+    def _flush_text(self) -> None:
+        for block in self.splitter.flush():
+            self._block(block)
+
+    def _block(self, block: str) -> None:
+        from rich.text import Text
+
+        if not block.strip():
+            if not self._blank:
+                self.console.print()
+                self._blank = True
+            return
+        heading = _HEADING.match(block)
+        if heading:
+            level = len(heading.group(1))
+            self._print(Text(heading.group(2), style="bold underline" if level == 1 else "bold"))
+        elif "\n" in block or _MARKUP.search(block):
+            self._markdown(block)
+        else:
+            self._print(Text(block))
+
+    def _markdown(self, block: str) -> None:
+        """Render one block, without the blank margins and padding rich puts around it."""
+        from rich.markdown import Markdown
+        from rich.padding import Padding
+
+        indent = 0 if "\n" in block else len(block) - len(block.lstrip())
+        body: Any = Markdown(block if "\n" in block else block.lstrip(), hyperlinks=False)
+        if indent:
+            body = Padding(body, (0, 0, 0, indent))
+        with self.console.capture() as captured:
+            self.console.print(body)
+        lines = captured.get().split("\n")
+        while lines and not _ANSI.sub("", lines[0]).strip():
+            lines.pop(0)
+        while lines and not _ANSI.sub("", lines[-1]).strip():
+            lines.pop()
+        if lines:
+            self.console.file.write("\n".join(line.rstrip() for line in lines) + "\n")
+            self.console.file.flush()
+            self._blank = False
+
+    def _phase(self, phase: str) -> None:
+        if phase != self.phase:
+            self.phase, self.since = phase, time.monotonic()
+
+    # -- events ----------------------------------------------------------------------
+    def __call__(self, event: Event) -> None:
+        from rich.text import Text
+
+        pad = "  " * (event.depth + 1)
+        if isinstance(event, TextDelta):
+            if event.depth == 0:
+                self._phase("writing")
+                for block in self.splitter.feed(event.text):
+                    self._block(block)
+        elif isinstance(event, ThinkingDelta):
+            if event.depth == 0:
+                self._phase("thinking")
+        elif isinstance(event, TurnStarted):
+            if event.depth == 0:
+                self._phase("waiting")
+        elif isinstance(event, ToolProposed):
+            self._flush_text()
+            line = tool_line(event)
+            self.running[event.call_id] = (line, time.monotonic())
+            if event.tool == "edit":
+                self._print(Text(f"{pad}✎ {line}", style="dim"))
+                for row in diff_preview(event.args):
+                    style = {"+": "green", "-": "red", "@": "cyan"}.get(row[:1], "dim")
+                    self._print(Text(f"{pad}  {row}", style=style))
+        elif isinstance(event, ToolFinished):
+            line, _ = self.running.pop(event.call_id, (event.tool, 0.0))
+            took = (f"  {event.duration:.1f}s", "dim")
+            if event.ok:
+                self._print(Text.assemble((f"{pad}✓ ", "green"), line, took))
+            else:
+                self._print(Text.assemble((f"{pad}✗ ", "red"), line,
+                                          (f" — {failure(event)}", "red"), took))
+        elif isinstance(event, ModelResponded):
+            if event.depth == 0:
+                self._flush_text()
+                self._phase("waiting")
+        elif isinstance(event, QueueDelivered):
+            self.say(f"{pad}↳ {event.count} queued line(s) delivered", "cyan")
+        elif isinstance(event, SkillsActivated):
+            self.say(f"{pad}✦ skills: {', '.join(event.names)}", "magenta")
+        elif isinstance(event, VerifyFinished):
+            verdict = "passed" if event.passed else f"failed (exit {event.exit_code})"
+            self.say(f"{pad}⚑ verify `{event.command}` {verdict}",
+                     "green" if event.passed else "red")
+        elif isinstance(event, Compacted):
+            self.say(f"{pad}⇣ compacted {event.tokens_before} → {event.tokens_after} tokens", "dim")
+        elif isinstance(event, Notice):
+            self.say(f"{pad}! {event.message}",
+                     {"info": "dim", "warning": "yellow"}.get(event.level, "red"))
+        elif isinstance(event, TurnFinished) and event.depth == 0:
+            self._turn_finished(event)
+
+    def _turn_finished(self, event: TurnFinished) -> None:
+        from rich.text import Text
+
+        self._flush_text()
+        self.running.clear()
+        self.phase = ""
+        label, style = {"ok": ("✓", "dim green"), "cancelled": ("⏹ interrupted", "yellow"),
+                        "error": ("✗ failed", "red")}[event.outcome]
+        stats = f" · {event.duration:.1f}s · {tokens(event.tokens)} tokens · {money(event.cost)}"
+        self._print(Text.assemble((label, style), (stats, "dim")))

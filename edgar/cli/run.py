@@ -1,0 +1,100 @@
+"""The default command: the REPL, or one ``-p`` prompt, with config and sessions resolved.
+
+Guarantees: every user mistake found here (config, model, flags, ``@path``, session id)
+becomes one ``edgar: …`` line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from edgar.cli.oneshot import EXIT_USAGE, UsageError, at_paths, read_stdin, run_prompt
+
+
+def fail(message: str) -> int:
+    print(f"edgar: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def settings_for(args: argparse.Namespace, root: Path):
+    from edgar.config import load
+
+    return load(root, overrides={"model": getattr(args, "model", None),
+                                 "permission_mode": getattr(args, "permission_mode", None),
+                                 "max_turns": getattr(args, "max_turns", None)})
+
+
+def run(args: argparse.Namespace) -> int:
+    from edgar.config import ConfigError
+    from edgar.core.project import find_root
+    from edgar.providers.base import ProviderError
+
+    root = find_root()
+    try:
+        settings = settings_for(args, root)
+        resumed = _resume(args, root)
+        if resumed == "listed":
+            return 0
+        if args.prompt is not None:
+            attached = []
+            stdin = read_stdin(sys.stdin)
+            if stdin:
+                attached.append(("stdin", stdin))
+            attached.extend(at_paths(args.prompt, Path.cwd()))
+            return _oneshot(args, root, settings, attached, resumed)
+        from edgar.cli.repl import run_repl
+
+        return run_repl(args, root, settings, resumed)
+    except (ConfigError, UsageError) as exc:
+        return fail(str(exc))
+    except ProviderError as exc:
+        if exc.usage_error:
+            return fail(exc.message)
+        print(f"edgar: {exc.message}", file=sys.stderr)
+        return 1
+
+
+def _resume(args, root: Path):
+    """(session id, messages) to continue, 'listed' when -r listed sessions, or None."""
+    from edgar.core.project import state_dir
+    from edgar.core.sessionlog import list_sessions, load
+
+    if not args.cont and args.resume is None:
+        return None
+    sessions = list_sessions(state_dir(root))
+    if args.resume == "":
+        if not sessions:
+            print("no sessions yet in this project")
+        for path in sessions[:30]:
+            loaded = load(path)
+            first = next((m.text() for m in loaded.messages if m.role == "user" and m.text()), "")
+            print(f"{path.stem}  {len(loaded.messages):>4} messages  {first[:60]!r}")
+        return "listed"
+    if args.cont:
+        if not sessions:
+            raise UsageError("no session to continue in this project")
+        path = sessions[0]
+    else:
+        path = state_dir(root) / "sessions" / f"{args.resume}.jsonl"
+        if not path.is_file():
+            raise UsageError(f"no session {args.resume!r} (edgar -r lists them)")
+    loaded = load(path)
+    if loaded.torn:
+        print(f"edgar: skipped {len(loaded.torn)} damaged line(s) in {path.name} "
+              f"(line {', '.join(map(str, loaded.torn[:5]))})", file=sys.stderr)
+    return path.stem, loaded.messages
+
+
+def _oneshot(args, root: Path, settings, attached, resumed) -> int:
+    from edgar.cli.setup import build
+
+    session_id, history = resumed if resumed else (None, None)
+    app = build(root, settings, session_id=session_id, history=history,
+                no_history=args.no_history, no_verify=args.no_verify)
+    try:
+        return asyncio.run(run_prompt(app, args.prompt, attached, args.output_format))
+    finally:
+        app.close()

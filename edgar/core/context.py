@@ -1,0 +1,45 @@
+"""The system prompt: who edgar is, the project's instructions, active facts, skills.
+
+Guarantees: only active facts (and the person's own instruction files) reach a prompt;
+telemetry, history and pending facts never do (design.md §3.7). Facts are bounded by
+``memory.budget_chars``, newest first.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+from pathlib import Path
+from typing import Iterable
+
+INSTRUCTION_FILES = ("AGENTS.md", "EDGAR.md")
+MAX_INSTRUCTIONS = 20_000
+
+BASE = """You are edgar, a coding agent working in the user's repository from their terminal.
+Use the tools to read, search, edit and run things; prefer small, verifiable steps; read a file
+before editing it; keep answers short and concrete. Paths are relative to the project root."""
+
+
+def project_instructions(root: Path) -> str:
+    parts = []
+    for name in INSTRUCTION_FILES:
+        path = root / name
+        if path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")[:MAX_INSTRUCTIONS]
+            parts.append(f"<{name}>\n{text.strip()}\n</{name}>")
+    return "\n\n".join(parts)
+
+
+def system_prompt(root: Path, facts: Iterable[str] = (), skills: Iterable[tuple[str, str]] = (),
+                  today: datetime.date | None = None) -> str:
+    day = (today or datetime.date.today()).isoformat()
+    sections = [BASE, f"Project root: {root}\nPlatform: {platform.system()}\nToday: {day}"]
+    instructions = project_instructions(root)
+    if instructions:
+        sections.append("Project instructions:\n" + instructions)
+    facts = list(facts)
+    if facts:
+        sections.append("The user asked you to remember:\n" + "\n".join(f"- {f}" for f in facts))
+    for name, body in skills:
+        sections.append(f'<skill name="{name}">\n{body.strip()}\n</skill>')
+    return "\n\n".join(sections)

@@ -1,0 +1,312 @@
+"""The turn loop: context → model stream → tool calls → results → repeat.
+
+Guarantees:
+- ``TurnStarted`` and ``TurnFinished`` fire exactly once per turn (outcome ``ok``, ``error``
+  or ``cancelled``), whatever the provider, the tools or the person do.
+- Streamed text is kept when a turn is cancelled or the provider fails mid-stream: it is
+  appended to the conversation (and so to the session log) before the turn ends.
+- Every ``tool_use`` in the conversation gets a ``tool_result``, even on cancellation, so
+  the conversation stays valid for the next request.
+- Lines queued while the turn runs are delivered at the next pause (after tool results,
+  before the next model call) as one burst.
+- The loop never constructs a ``PromptTyped``; the CLI does, before it calls ``run_turn``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import aclosing
+from dataclasses import dataclass, field
+from typing import Any
+
+from edgar.core.context import system_prompt
+from edgar.core.harness import run_tool
+from edgar.core.session import Session, new_id
+from edgar.events import (
+    ErrorRecord, Event, ModelResponded, Notice, Outcome, QueueDelivered, SkillsActivated, TextDelta,
+    ThinkingDelta, TurnFinished, TurnStarted, Usage,
+)
+from edgar.providers import prices
+from edgar.providers.base import (
+    Block, Finished, Message, ModelRequest, ProviderError, TextBlock, TextChunk, ThinkingBlock,
+    ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
+)
+from edgar.tools.base import ToolContext, clip
+
+
+@dataclass
+class _Turn:
+    """State built up step by step during one turn (mutable on purpose, like Recorder's Run)."""
+
+    id: str
+    depth: int
+    started: float = field(default_factory=time.monotonic)
+    text: list[str] = field(default_factory=list)        # answer text of the last step
+    answer: str = ""                                      # final answer of the turn
+    usage: Usage = field(default_factory=Usage)
+    cost: float | None = 0.0
+    model_calls: int = 0
+    tools: list[tuple[str, bool, str | None]] = field(default_factory=list)
+    files: set[str] = field(default_factory=set)
+    skills: list[tuple[str, str]] = field(default_factory=list)
+    outcome: Outcome = "ok"
+    error: ErrorRecord | None = None
+    error_message: str = ""
+    pending_results: list[ToolResultBlock] | None = None   # set when cancelled mid-tools
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    id: str
+    outcome: Outcome
+    text: str
+    usage: Usage
+    cost: float | None
+    duration: float
+    model_calls: int
+    tools: tuple[tuple[str, bool, str | None], ...]
+    files: tuple[str, ...]
+    error_message: str = ""
+    error: ErrorRecord | None = None
+
+
+def _where(session: Session, turn: _Turn) -> dict[str, Any]:
+    return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
+
+
+def _user_message(text: str, attachments: list[tuple[str, str]]) -> Message:
+    blocks: list[Block] = [TextBlock(text)] if text else []
+    for source, body in attachments:
+        tag = "stdin" if source == "stdin" else "file"
+        attr = "" if source == "stdin" else f' path="{source.lstrip("@")}"'
+        blocks.append(TextBlock(f"<{tag}{attr}>\n{body}\n</{tag}>"))
+    return Message("user", blocks or [TextBlock("")])
+
+
+async def run_turn(session: Session, text: str, attachments: list[tuple[str, str]] | None = None,
+                   depth: int = 0, messages: list[Message] | None = None) -> TurnResult:
+    """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0)."""
+    own_history = messages is None
+    history = session.messages if own_history else messages
+    turn = _Turn(id=new_id(), depth=depth)
+    where = _where(session, turn)
+    publish = session.bus.publish
+    publish(TurnStarted(model=session.model_name, **where))
+
+    def append(message: Message) -> None:
+        if own_history:
+            session.append(message)
+        else:
+            history.append(message)
+
+    try:
+        append(_user_message(text, attachments or []))
+        if depth == 0:
+            if session.skills is not None:  # fired in an earlier turn: still in context
+                turn.skills.extend(session.skills.carried())
+            _activate_skills(session, turn, text, where)
+        await _steps(session, turn, history, append, where)
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        turn.outcome = "cancelled"
+        _keep_partial(turn, history, append, note="[interrupted by the user]")
+    except ProviderError as exc:
+        turn.outcome = "error"
+        turn.error = ErrorRecord("provider", "provider_http", exc.status)
+        turn.error_message = exc.message
+        _keep_partial(turn, history, append, note="[the response was cut off by an error]")
+    finally:
+        duration = time.monotonic() - turn.started
+        if depth == 0:
+            session.turns += 1
+        publish(TurnFinished(outcome=turn.outcome, duration=duration, cost=turn.cost,
+                             tokens=turn.usage.total, error=turn.error, **where))
+    return TurnResult(turn.id, turn.outcome, turn.answer, turn.usage, turn.cost, duration,
+                      turn.model_calls, tuple(turn.tools), tuple(sorted(turn.files)),
+                      turn.error_message, turn.error)
+
+
+def _activate_skills(session: Session, turn: _Turn, surface: str, where: dict[str, Any]) -> None:
+    if session.skills is None or not surface.strip():
+        return
+    fired = session.skills.activate(surface)
+    if fired:
+        turn.skills.extend(fired)
+        session.bus.publish(SkillsActivated(names=tuple(n for n, _ in fired), **where))
+
+
+async def _steps(session: Session, turn: _Turn, history: list[Message], append, where) -> None:
+    settings = session.settings
+    for _ in range(settings.max_turns):
+        if session.compactor is not None and turn.depth == 0:
+            await session.compactor.maybe_compact(session, turn)
+        calls = await _model_step(session, turn, history, append, where)
+        if calls:
+            results = await _run_tools(session, turn, calls, where)
+            blocks: list[Block] = list(results)
+            if turn.depth == 0:
+                burst = _deliver_queue(session, turn, where)
+                if burst:
+                    blocks.append(TextBlock(burst))
+            append(Message("user", blocks))
+            continue
+        follow_up = None
+        if turn.depth == 0:
+            burst = _deliver_queue(session, turn, where)
+            if burst:
+                follow_up = burst
+            else:
+                for hook in session.after_stop:
+                    follow_up = await hook(session, turn)
+                    if follow_up:
+                        break
+        if not follow_up:
+            return
+        append(Message("user", [TextBlock(follow_up)]))
+    turn.outcome = "error"
+    turn.error = ErrorRecord("loop", "max_turns")  # type: ignore[arg-type]
+    turn.error_message = f"stopped after max_turns={settings.max_turns} model calls"
+
+
+def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
+    lines = session.queue.drain()
+    if not lines:
+        return ""
+    burst = session.queue.burst(lines)
+    session.bus.publish(QueueDelivered(count=len(lines), **where))
+    _activate_skills(session, turn, burst, where)  # the burst is one matcher surface
+    return burst
+
+
+async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
+                      where: dict[str, Any]) -> list[ToolCall]:
+    publish = session.bus.publish
+    request = ModelRequest(
+        system=system_prompt(session.root, session.facts(), turn.skills),
+        messages=list(history),
+        tools=[t.spec() for t in session.tools.values()],
+    )
+    turn.text = []
+    thinking: list[str] = []
+    signature = ""
+    calls: list[ToolCall] = []
+    finished: Finished | None = None
+    async with aclosing(session.provider.stream(request)) as stream:
+        async for item in stream:
+            if isinstance(item, TextChunk):
+                turn.text.append(item.text)
+                publish(TextDelta(text=item.text, **where))
+            elif isinstance(item, ThinkingChunk):
+                thinking.append(item.text)
+                signature = item.signature or signature
+                if item.text:
+                    publish(ThinkingDelta(text=item.text, **where))
+            elif isinstance(item, ToolCall):
+                calls.append(item)
+            elif isinstance(item, Finished):
+                finished = item
+    turn.model_calls += 1
+    usage = finished.usage if finished else Usage()
+    model = (finished.model if finished and finished.model else session.provider.model)
+    cost = prices.cost(model, usage)
+    turn.usage = turn.usage + usage
+    session.usage = session.usage + usage
+    if cost is None:
+        turn.cost = None
+        session.cost_known = False
+        if model not in session.unpriced:  # said once per model, not on every response
+            session.unpriced.add(model)
+            publish(Notice(level="info", message=f"no price is known for model {model!r}: "
+                           "tokens are counted, cost is not", **where))
+    else:
+        if turn.cost is not None:
+            turn.cost += cost
+        session.cost += cost
+    publish(ModelResponded(model=model, usage=usage, cost=cost, **where))
+    blocks: list[Block] = []
+    if thinking or signature:
+        blocks.append(ThinkingBlock("".join(thinking), signature))
+    answer = "".join(turn.text)
+    if answer:
+        blocks.append(TextBlock(answer))
+        turn.answer = answer
+    for call in calls:
+        blocks.append(ToolUseBlock(call.id, call.name, call.input if call.input is not None else {}))
+    turn.text = []
+    if blocks:
+        append(Message("assistant", blocks))
+    return calls
+
+
+async def _run_tools(session: Session, turn: _Turn, calls: list[ToolCall],
+                     where: dict[str, Any]) -> list[ToolResultBlock]:
+    ctx = _tool_context(session, turn)
+    results: list[ToolResultBlock] = []
+    try:
+        for call in calls:
+            block, finished = await run_tool(call, session.tools, ctx, session.bus.publish, where)
+            results.append(_bounded(block, session.settings.context.tool_result_max_chars))
+            turn.tools.append((call.name, finished.ok, finished.error.kind if finished.error else None))
+            turn.files.update(finished.files)
+    except asyncio.CancelledError:
+        done = {r.tool_use_id for r in results}
+        results.extend(ToolResultBlock(c.id, "cancelled by the user", True)
+                       for c in calls if c.id not in done)
+        turn.pending_results = results
+        raise
+    return results
+
+
+def _bounded(block: ToolResultBlock, limit: int) -> ToolResultBlock:
+    """Every tool result, whichever tool made it, reaches the model as at most head + tail."""
+    if len(block.content) <= limit:
+        return block
+    return ToolResultBlock(block.tool_use_id, clip(block.content, limit), block.is_error)
+
+
+def _tool_context(session: Session, turn: _Turn) -> ToolContext:
+    tools = session.settings.tools
+    ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
+                      shell_timeout=tools.shell_timeout, max_output_chars=tools.max_output_chars,
+                      depth=turn.depth, permission=session.gate)
+    if turn.depth < tools.max_subagent_depth:
+        async def run_subagent(prompt: str, description: str) -> str:
+            return await _subagent(session, turn, prompt)
+        ctx.run_subagent = run_subagent
+    return ctx
+
+
+async def _subagent(session: Session, parent: _Turn, prompt: str) -> str:
+    from edgar.tools.base import ToolFailure
+
+    result = await run_turn(session, prompt, depth=parent.depth + 1, messages=[])
+    parent.usage = parent.usage + result.usage
+    if result.cost is None or parent.cost is None:
+        parent.cost = None
+    else:
+        parent.cost += result.cost
+    parent.files.update(result.files)
+    if result.outcome == "cancelled":
+        raise asyncio.CancelledError
+    if result.outcome != "ok":
+        raise ToolFailure("subagent_failed", f"the subagent failed: {result.error_message}")
+    return result.text or "(the subagent finished without a final answer)"
+
+
+def _keep_partial(turn: _Turn, history: list[Message], append, note: str) -> None:
+    """Keep streamed text and close any tool_use left without a result."""
+    pending = turn.pending_results
+    if turn.text:
+        partial = "".join(turn.text)
+        turn.answer = partial
+        append(Message("assistant", [TextBlock(partial)]))
+        turn.text = []
+    if pending:
+        append(Message("user", list(pending)))
+    elif history and history[-1].role == "assistant":
+        open_calls = [b for b in history[-1].content if isinstance(b, ToolUseBlock)]
+        if open_calls:
+            append(Message("user", [ToolResultBlock(b.id, note, True) for b in open_calls]))

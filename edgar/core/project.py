@@ -1,0 +1,42 @@
+"""Where a project's root and edgar's state directory are.
+
+Guarantee: the root is the nearest directory (from cwd upwards) holding ``.git``, else the
+cwd; edgar's per-project state lives in ``<root>/.edgar``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+GITIGNORE = """# edgar's per-project state: one person's sessions, not the team's
+history.md
+history.*.md
+*.db
+*.db-wal
+*.db-shm
+sessions/
+input_history
+import/
+"""
+
+
+def find_root(start: Path | None = None) -> Path:
+    here = (start or Path.cwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return here
+
+
+def state_dir(root: Path) -> Path:
+    return root / ".edgar"
+
+
+def ensure_state_dir(root: Path) -> Path:
+    """Create ``.edgar/`` (and its .gitignore) on first use."""
+    path = state_dir(root)
+    path.mkdir(parents=True, exist_ok=True)
+    ignore = path / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text(GITIGNORE, encoding="utf-8")
+    return path

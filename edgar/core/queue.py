@@ -1,0 +1,33 @@
+"""Lines typed while a turn runs (seed 002, ADR-161).
+
+Guarantees: lines are delivered in the order typed, each exactly once; a delivery takes
+every line queued since the last one and joins them into one burst (one user message, one
+matcher surface).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+
+class PromptQueue:
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+        self._changed: asyncio.Event | None = None
+
+    def put(self, text: str) -> None:
+        self._lines.append(text)
+        if self._changed is not None:
+            self._changed.set()
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def drain(self) -> list[str]:
+        """Every queued line, oldest first; the queue is empty afterwards."""
+        lines, self._lines = self._lines, []
+        return lines
+
+    @staticmethod
+    def burst(lines: list[str]) -> str:
+        return "\n".join(lines)

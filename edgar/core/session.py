@@ -1,0 +1,88 @@
+"""One conversation: its id, settings, provider, tools, history and optional helpers.
+
+Guarantees: a Session is the only state a turn reads or changes; the messages list is the
+conversation the model sees, and every message appended through ``append`` is also written
+to the session log (redacted), so ``-c``/``-r`` restore exactly what the model saw.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+
+from edgar.bus import Bus
+from edgar.config import Settings
+from edgar.core.queue import PromptQueue
+from edgar.events import Usage
+from edgar.providers.base import Message, Provider
+from edgar.tools.base import Tool
+from edgar.tools.permissions import PermissionGate
+
+if TYPE_CHECKING:
+    from edgar.core.sessionlog import SessionLog
+    from edgar.memory.store import MemoryStore
+
+
+class SkillSource(Protocol):
+    def activate(self, surface: str) -> list[tuple[str, str]]:
+        """(name, body) of skills the surface activates now (refractory applied)."""
+
+    def carried(self) -> list[tuple[str, str]]:
+        """(name, body) of skills fired in earlier turns that stay in context."""
+
+
+class Compactor(Protocol):
+    async def maybe_compact(self, session: "Session", turn: Any) -> None:
+        """Summarise older turns when the context passes its threshold."""
+
+
+# After the model stops: returns a user message to continue the turn with (a fix round),
+# or None. Used by verify (issue 7).
+AfterStop = Callable[["Session", Any], Awaitable[str | None]]
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+@dataclass
+class Session:
+    root: Path
+    settings: Settings
+    bus: Bus
+    provider: Provider
+    tools: dict[str, Tool]
+    gate: PermissionGate
+    id: str = field(default_factory=new_id)
+    messages: list[Message] = field(default_factory=list)
+    queue: PromptQueue = field(default_factory=PromptQueue)
+    log: "SessionLog | None" = None
+    memory: "MemoryStore | None" = None
+    skills: SkillSource | None = None
+    compactor: Compactor | None = None
+    after_stop: list[AfterStop] = field(default_factory=list)
+    verify_enabled: bool = True
+    cost: float = 0.0
+    cost_known: bool = True
+    unpriced: set[str] = field(default_factory=set)
+    usage: Usage = field(default_factory=Usage)
+    turns: int = 0
+
+    def append(self, message: Message) -> None:
+        self.messages.append(message)
+        if self.log is not None:
+            self.log.message(message)
+
+    def facts(self) -> list[str]:
+        if self.memory is None:
+            return []
+        try:
+            return self.memory.active_texts(self.settings.memory.budget_chars)
+        except Exception:  # a broken store must not stop the person working
+            return []
+
+    @property
+    def model_name(self) -> str:
+        return f"{self.provider.name}:{self.provider.model}"

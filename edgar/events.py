@@ -1,0 +1,230 @@
+"""Every event that crosses edgar's bus.
+
+Guarantees:
+- Events are frozen values. Every one carries ``session_id``, ``turn_id`` and ``depth``
+  (0 = the person's own session; a subagent's events carry its parent's depth + 1).
+- No event carries tool output, stderr or exception text. A failure travels as an
+  ``ErrorRecord``: four fields the harness computed itself (design.md §3.4).
+- ``PromptTyped`` is text a person typed. Only ``cli/repl.py``'s ``submit()`` and
+  ``cli/oneshot.py``'s ``run_prompt()`` construct it (tests/unit/test_architecture.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping
+
+ErrorKind = Literal[
+    "exit_nonzero",
+    "timeout",
+    "not_found",
+    "permission_denied",
+    "denied",
+    "edit_no_match",
+    "edit_not_unique",
+    "validation",
+    "cancelled",
+    "provider_http",
+    "io_error",
+    "internal",
+    "max_turns",
+    "subagent_failed",
+]
+Outcome = Literal["ok", "error", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRecord:
+    """A failure as a shape: tool name, kind, exit code (or HTTP status) and program basename.
+
+    Invariant: every field is chosen by the harness, never copied from what the failing
+    command, the model or a server wrote.
+    """
+
+    tool: str
+    kind: ErrorKind
+    exit_code: int | None = None
+    program: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts of one model response (cumulative for that response, never summed twice)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+        )
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.output_tokens + self.cache_write_tokens + self.cache_read_tokens
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Base of every event: where it happened. ``depth`` 0 is the person's own session."""
+
+    session_id: str = ""
+    turn_id: str = ""
+    depth: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PromptTyped(Event):
+    """A line a person typed (REPL) or passed as ``-p``. ``queued`` = typed while a turn ran.
+
+    Invariant: ``text`` is exactly what was typed; nothing is appended to it.
+    """
+
+    text: str
+    queued: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attached(Event):
+    """Bodies the person attached without typing them (piped stdin, ``@path`` files).
+
+    Invariant: never becomes a fact; ``sources`` names where each body came from.
+    """
+
+    bodies: tuple[str, ...]
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStarted(Event):
+    """A turn began (its id is ``turn_id``); ``model`` is the model it will call."""
+
+    model: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QueueDelivered(Event):
+    """``count`` queued lines were joined into one burst and delivered to the running turn."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkillsActivated(Event):
+    """Skills whose bodies were added to this turn's context."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TextDelta(Event):
+    """A piece of the model's answer as it streamed. Model text, never a person's."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThinkingDelta(Event):
+    """A piece of the model's reasoning, kept apart from the answer."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolProposed(Event):
+    """The model asked for a tool call. ``args`` are the model's, not the person's."""
+
+    call_id: str
+    tool: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolFinished(Event):
+    """A tool call ended. ``files`` are paths it changed; ``error`` is set iff ``ok`` is false."""
+
+    call_id: str
+    tool: str
+    ok: bool
+    files: tuple[str, ...] = ()
+    duration: float = 0.0
+    error: ErrorRecord | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VerifyFinished(Event):
+    """The configured check ran after edits."""
+
+    command: str
+    passed: bool
+    exit_code: int | None
+    duration: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModelResponded(Event):
+    """One model response finished. ``cost`` is None when the model has no known price."""
+
+    model: str
+    usage: Usage
+    cost: float | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Compacted(Event):
+    """Older turns were replaced by a visible summary; token estimates before and after."""
+
+    tokens_before: int
+    tokens_after: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnFinished(Event):
+    """Fires exactly once per turn. ``error`` carries the shape of what ended it, if anything."""
+
+    outcome: Outcome
+    duration: float = 0.0
+    cost: float | None = None
+    tokens: int = 0
+    error: ErrorRecord | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Notice(Event):
+    """Something the person should see that is not model text (a warning, a subscriber failure).
+
+    Invariant: ``message`` is written by edgar, never copied from tool output.
+    """
+
+    level: Literal["info", "warning", "error"]
+    message: str
+
+
+ALL_EVENTS: tuple[type[Event], ...] = (
+    PromptTyped, Attached, TurnStarted, QueueDelivered, SkillsActivated, TextDelta,
+    ThinkingDelta, ToolProposed, ToolFinished, VerifyFinished, ModelResponded, Compacted,
+    TurnFinished, Notice,
+)
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """A JSON-ready dict of the event with its type name under ``"type"``."""
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for name in event.__dataclass_fields__:
+        out[name] = _plain(getattr(event, name))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,180 @@
+"""Facts edgar remembers, with where each one came from.
+
+Guarantees:
+- A fact's status on creation is decided by its provenance alone: ``active`` iff the
+  provenance is in ``ACTIVE_FROM``, otherwise ``pending``.
+- ``approve`` is the only way from pending to active; it succeeds only when the caller
+  presents the sha256 of the exact text that is stored (the text the reviewer saw), and it
+  re-labels the fact ``reviewed``.
+- Text is stored as one redacted line; the same normalised text is never stored twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Literal
+
+from edgar.storage.db import DB
+
+Provenance = Literal["user-prompt", "error-template", "manual", "reviewed", "distilled", "imported"]
+Status = Literal["active", "pending", "rejected", "forgotten"]
+
+# The four doors to an active fact. Anything else waits for a person in `edgar memory review`.
+ACTIVE_FROM: frozenset[str] = frozenset({"user-prompt", "error-template", "manual", "reviewed"})
+PROVENANCES: frozenset[str] = ACTIVE_FROM | {"distilled", "imported"}
+
+
+def normalise(text: str) -> str:
+    """One line of plain text: whitespace runs folded to one space, ends trimmed."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    id: int
+    text: str
+    provenance: str
+    status: str
+    created: float
+    source: str
+    sha256: str
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "text": self.text, "provenance": self.provenance,
+                "status": self.status, "created": self.created, "source": self.source,
+                "sha256": self.sha256}
+
+
+class ReviewError(Exception):
+    """A review action was refused (unknown id, not pending, stale hash)."""
+
+
+class MemoryStore(DB):
+    SCHEMA = [
+        """
+        CREATE TABLE facts (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL,
+            key TEXT NOT NULL UNIQUE,
+            provenance TEXT NOT NULL,
+            status TEXT NOT NULL,
+            created REAL NOT NULL,
+            source TEXT NOT NULL DEFAULT '',
+            sha256 TEXT NOT NULL
+        );
+        CREATE INDEX facts_status ON facts(status, created)
+        """,
+    ]
+
+    def __init__(self, path: str | Path, redact: Callable[[str], str] | None = None):
+        super().__init__(path)
+        self._redact = redact or _default_redact()
+
+    def clean(self, text: str) -> str:
+        """The form ``text`` is stored in (one redacted line): what a reviewer must be shown."""
+        return normalise(self._redact(normalise(text)))
+
+    def add(self, text: str, provenance: str, source: str = "") -> Fact | None:
+        """Store a fact; returns it, or None when the same text is already known."""
+        if provenance not in PROVENANCES:
+            raise ValueError(f"unknown provenance {provenance!r}")
+        clean = self.clean(text)
+        if not clean:
+            return None
+        status = "active" if provenance in ACTIVE_FROM else "pending"
+        with self.write() as conn:
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO facts(text, key, provenance, status, created, source, sha256)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (clean, clean.casefold(), provenance, status, time.time(), source, digest(clean)),
+            )
+            if cur.rowcount == 0:
+                return None
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (cur.lastrowid,)).fetchone()
+        return _fact(row)
+
+    def get(self, fact_id: int) -> Fact | None:
+        rows = self.query("SELECT * FROM facts WHERE id = ?", (fact_id,))
+        return _fact(rows[0]) if rows else None
+
+    def list(self, status: str | None = "active") -> list[Fact]:
+        if status is None:
+            rows = self.query("SELECT * FROM facts ORDER BY created DESC, id DESC")
+        else:
+            rows = self.query("SELECT * FROM facts WHERE status = ? ORDER BY created DESC, id DESC",
+                              (status,))
+        return [_fact(r) for r in rows]
+
+    def active_texts(self, budget_chars: int) -> list[str]:
+        """Active facts, newest first, as many as fit in ``budget_chars``."""
+        out: list[str] = []
+        used = 0
+        for fact in self.list("active"):
+            if used + len(fact.text) > budget_chars:
+                break
+            out.append(fact.text)
+            used += len(fact.text) + 1
+        return out
+
+    def approve(self, fact_id: int, shown_sha256: str, text: str | None = None) -> Fact:
+        """Make a pending fact active as ``reviewed``, only if ``shown_sha256`` matches.
+
+        ``text`` is an edit made by the reviewer: the hash then must match the edited text
+        the reviewer saw last, and that text is what becomes active.
+        """
+        with self.write() as conn:
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
+            if row is None:
+                raise ReviewError(f"no fact with id {fact_id}")
+            if row["status"] != "pending":
+                raise ReviewError(f"fact {fact_id} is {row['status']}, not pending")
+            final = row["text"] if text is None else self.clean(text)
+            if digest(final) != shown_sha256:
+                raise ReviewError(
+                    f"fact {fact_id} changed since it was shown (hash mismatch); review it again")
+            clash = conn.execute("SELECT id FROM facts WHERE key = ? AND id != ?",
+                                 (final.casefold(), fact_id)).fetchone()
+            if clash is not None:
+                raise ReviewError(f"the same text is already fact {clash['id']}")
+            conn.execute(
+                "UPDATE facts SET text = ?, key = ?, sha256 = ?, status = 'active',"
+                " provenance = 'reviewed' WHERE id = ?",
+                (final, final.casefold(), digest(final), fact_id))
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
+        return _fact(row)
+
+    def set_status(self, fact_id: int, status: Status, only_from: tuple[str, ...] = ()) -> Fact:
+        with self.write() as conn:
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
+            if row is None:
+                raise ReviewError(f"no fact with id {fact_id}")
+            if only_from and row["status"] not in only_from:
+                raise ReviewError(f"fact {fact_id} is {row['status']}")
+            conn.execute("UPDATE facts SET status = ? WHERE id = ?", (status, fact_id))
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
+        return _fact(row)
+
+    def reject(self, fact_id: int) -> Fact:
+        return self.set_status(fact_id, "rejected", only_from=("pending",))
+
+    def forget(self, fact_id: int) -> Fact:
+        return self.set_status(fact_id, "forgotten", only_from=("active", "pending"))
+
+
+def _fact(row) -> Fact:
+    return Fact(row["id"], row["text"], row["provenance"], row["status"], row["created"],
+                row["source"], row["sha256"])
+
+
+def _default_redact() -> Callable[[str], str]:
+    from edgar.memory.redact import Redactor
+
+    return Redactor.from_environ()

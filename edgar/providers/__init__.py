@@ -1,0 +1,42 @@
+"""Choosing a provider from a model spec: ``PROVIDER:MODEL``.
+
+Guarantees: an unknown prefix is a ``ProviderError(usage_error=True)`` that lists the known
+ones; provider modules are imported only when chosen (each costs import time).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from edgar.providers.base import Provider, ProviderError
+
+if TYPE_CHECKING:
+    from edgar.config import Settings
+
+KNOWN = ("anthropic", "openai", "scripted")
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    prefix, sep, rest = spec.partition(":")
+    if not sep or not rest:
+        raise ProviderError("edgar", f"model {spec!r} must look like PROVIDER:MODEL "
+                            f"(providers: {', '.join(KNOWN)})", usage_error=True)
+    return prefix, rest
+
+
+def make_provider(spec: str, settings: "Settings") -> Provider:
+    prefix, rest = split_spec(spec)
+    if prefix == "scripted":
+        from edgar.providers.scripted import ScriptedProvider
+
+        return ScriptedProvider.shared(rest)
+    if prefix == "anthropic":
+        from edgar.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider(rest, settings.provider("anthropic"))
+    if prefix == "openai":
+        from edgar.providers.openai import OpenAIProvider
+
+        return OpenAIProvider(rest, settings.provider("openai"))
+    raise ProviderError("edgar", f"unknown provider {prefix!r} in --model {spec!r} "
+                        f"(known: {', '.join(KNOWN)})", usage_error=True)

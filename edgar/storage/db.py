@@ -1,0 +1,86 @@
+"""The one SQLite base class every store subclasses.
+
+Guarantees:
+- ``SCHEMA`` is a list of migrations; migration *i* runs once, inside one transaction that
+  also sets ``PRAGMA user_version = i + 1``, so a database is never half-migrated.
+- WAL journal, a busy timeout, and ``BEGIN IMMEDIATE`` for every write: concurrent edgar
+  processes on one project wait for each other instead of failing or corrupting the file.
+- A kill -9 at any point leaves the database consistent (SQLite's own guarantee under WAL
+  with ``synchronous=NORMAL``; a committed write survives a process crash).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import ClassVar, Iterator
+
+
+class DB:
+    SCHEMA: ClassVar[list[str]] = []
+    BUSY_TIMEOUT_MS: ClassVar[int] = 30_000
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self.conn = sqlite3.connect(
+            str(path), timeout=self.BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+            check_same_thread=False,
+        )
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute(f"PRAGMA busy_timeout = {self.BUSY_TIMEOUT_MS}")
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        current = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if current >= len(self.SCHEMA):
+            return
+        with self.write() as conn:
+            # re-read inside the write lock: another process may have migrated meanwhile
+            current = conn.execute("PRAGMA user_version").fetchone()[0]
+            for number, script in enumerate(self.SCHEMA[current:], start=current + 1):
+                for statement in _statements(script):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back on any error."""
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            else:
+                self.conn.execute("COMMIT")
+
+    def query(self, sql: str, params: tuple | dict = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self.conn.execute(sql, params).fetchall()
+
+    def integrity_ok(self) -> bool:
+        return self.query("PRAGMA integrity_check")[0][0] == "ok"
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    def __enter__(self) -> "DB":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _statements(script: str) -> list[str]:
+    # executescript() would COMMIT our transaction; split on ';' instead (our SCHEMA has no
+    # triggers or string literals containing ';').
+    return [s.strip() for s in script.split(";") if s.strip()]

@@ -1,0 +1,125 @@
+"""What a tool is, what it returns, and how a failure becomes a shape.
+
+Guarantees:
+- A tool's arguments are validated against its pydantic model before it runs; bad
+  arguments from the model are a ``validation`` error, never a traceback.
+- A tool reports failure by raising ``ToolFailure(kind, message, …)``; the harness turns it
+  into an ``ErrorRecord`` (the shape, for the bus) and a ``ToolResultBlock`` (the text, for
+  the model only).
+- Paths are resolved inside the project root; anything outside is refused unless allowed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from edgar.events import ErrorRecord
+from edgar.providers.base import ToolResultBlock, ToolSpec
+
+if TYPE_CHECKING:
+    from edgar.tools.permissions import PermissionGate
+
+__all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
+           "ToolResultBlock", "resolve", "clip", "strip_env"]
+
+Access = Literal["read", "write", "shell", "task"]
+
+
+class ToolArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+
+
+class ToolFailure(Exception):
+    """A tool failed in a way the harness can name. ``message`` goes to the model only."""
+
+    def __init__(self, kind: str, message: str, exit_code: int | None = None,
+                 program: str | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.exit_code = exit_code
+        self.program = program
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    content: str
+    files: tuple[str, ...] = ()
+
+
+@dataclass
+class ToolContext:
+    root: Path
+    allow_outside_root: bool = False
+    shell_timeout: float = 120.0
+    max_output_chars: int = 30_000
+    depth: int = 0
+    env: dict[str, str] = field(default_factory=lambda: strip_env(os.environ))
+    # the task tool's door to a subagent: (prompt, description) -> final text
+    run_subagent: Callable[[str, str], Awaitable[str]] | None = None
+    permission: "PermissionGate | None" = None
+
+
+class Tool:
+    name: ClassVar[str]
+    description: ClassVar[str]
+    Args: ClassVar[type[ToolArgs]]
+    access: ClassVar[Access] = "read"
+
+    def spec(self) -> ToolSpec:
+        schema = self.Args.model_json_schema()
+        schema.pop("title", None)
+        for prop in schema.get("properties", {}).values():
+            prop.pop("title", None)
+        return ToolSpec(self.name, self.description, schema)
+
+    def summary(self, args: dict[str, Any]) -> str:
+        """One line for the person: what this call will do."""
+        first = next(iter(args.values()), "") if args else ""
+        return f"{self.name} {str(first)[:120]}"
+
+    async def run(self, args: Any, ctx: ToolContext) -> ToolOutcome:
+        raise NotImplementedError
+
+
+SECRET_WORDS = ("KEY", "SECRET", "TOKEN", "PASSWORD")
+
+
+def strip_env(environ: "os._Environ[str] | dict[str, str]") -> dict[str, str]:
+    """The environment a tool's subprocess sees: without any variable that names a secret."""
+    return {k: v for k, v in environ.items() if not any(w in k.upper() for w in SECRET_WORDS)}
+
+
+def resolve(ctx: ToolContext, path: str) -> Path:
+    """An absolute path for ``path`` (relative to the root), refused outside the root."""
+    raw = Path(os.path.expanduser(path))
+    full = (raw if raw.is_absolute() else ctx.root / raw).resolve()
+    root = ctx.root.resolve()
+    if not ctx.allow_outside_root and full != root and root not in full.parents:
+        raise ToolFailure("denied", f"{path} is outside the project root {root}; "
+                          "set tools.allow_outside_root = true to allow it")
+    return full
+
+
+def rel(ctx: ToolContext, path: Path) -> str:
+    try:
+        return str(path.relative_to(ctx.root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def clip(text: str, limit: int) -> str:
+    """Head and tail of ``text`` with a marker saying how much was dropped."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit * 2 // 3]
+    tail = text[-(limit // 3):]
+    dropped = len(text) - len(head) - len(tail)
+    # say how to get the rest, so the model asks for it instead of guessing
+    return (f"{head}\n… [{dropped} of {len(text)} characters omitted; to see them, read the "
+            f"file with offset/limit, or narrow the command (grep, head, tail)] …\n{tail}")

@@ -1,0 +1,103 @@
+"""Static checks of edgar's seams, over any copy of the source tree (AST, no imports run).
+
+- ``learning_violations``: a module outside ``edgar/learning`` imports ``edgar.learning``
+  (top level or inside a function body, absolute or relative), or names it in a string
+  outside ``cli/setup.py`` and ``cli/main.py``.
+- ``prompt_typed_violations``: ``PromptTyped`` is constructed, aliased or looked up by name
+  anywhere but ``cli/repl.py`` and ``cli/oneshot.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+LEARNING = "edgar.learning"
+NAMING_ALLOWED = {"edgar/cli/setup.py", "edgar/cli/main.py"}
+PROMPT_SITES = {"edgar/cli/repl.py", "edgar/cli/oneshot.py"}
+
+
+def modules(src_root: Path):
+    """(relative path, module name, parsed tree) of every module under src_root/edgar."""
+    for path in sorted((src_root / "edgar").rglob("*.py")):
+        rel = path.relative_to(src_root).as_posix()
+        parts = rel[:-3].split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        yield rel, ".".join(parts), ast.parse(path.read_text(encoding="utf-8"), rel)
+
+
+def _resolve(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if not is_package:
+        base = base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports(tree: ast.AST, module: str, is_package: bool) -> list[tuple[int, str]]:
+    """Every imported module name, function bodies included (ast.walk sees all)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            target = _resolve(node, module, is_package)
+            found.append((node.lineno, target))
+            found += [(node.lineno, f"{target}.{a.name}") for a in node.names]
+    return found
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                ids.add(id(body[0].value))
+    return ids
+
+
+def _is_learning(name: str) -> bool:
+    return name == LEARNING or name.startswith(LEARNING + ".")
+
+
+def learning_violations(src_root: Path) -> list[str]:
+    out = []
+    for rel, module, tree in modules(src_root):
+        if rel.startswith("edgar/learning/"):
+            continue
+        is_package = rel.endswith("__init__.py")
+        for line, name in imports(tree, module, is_package):
+            if _is_learning(name):
+                out.append(f"{rel}:{line}: imports {name}")
+        if rel in NAMING_ALLOWED:
+            continue
+        skip = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in skip and LEARNING in node.value):
+                out.append(f"{rel}:{node.lineno}: names {LEARNING} in a string")
+    return out
+
+
+def prompt_typed_violations(src_root: Path) -> list[str]:
+    out = []
+    for rel, _module, tree in modules(src_root):
+        if rel in PROMPT_SITES:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else (
+                    func.attr if isinstance(func, ast.Attribute) else None)
+                if name == "PromptTyped":
+                    out.append(f"{rel}:{node.lineno}: constructs PromptTyped")
+            elif isinstance(node, ast.alias) and node.name == "PromptTyped" and node.asname:
+                out.append(f"{rel}: imports PromptTyped under another name")
+            elif (isinstance(node, ast.Constant) and node.value == "PromptTyped"
+                  and rel != "edgar/events.py"):
+                out.append(f"{rel}:{node.lineno}: names PromptTyped in a string")
+    return out

@@ -1,0 +1,52 @@
+"""Helpers for tests that drive edgar the way a person does: a real project directory, a
+scripted model, and the ``edgar`` command as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def make_project(path: Path, files: dict[str, str] | None = None) -> Path:
+    """A project root: a ``.git`` marker plus the given files."""
+    path.mkdir(parents=True, exist_ok=True)
+    (path / ".git").mkdir(exist_ok=True)
+    for name, text in (files or {}).items():
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return path
+
+
+def write_script(path: Path, lines: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def edgar_env(home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EDGAR_", "ANTHROPIC_", "OPENAI_"))}
+    env["EDGAR_HOME"] = str(home)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.setdefault("NO_COLOR", "1")
+    env.update(extra)
+    return env
+
+
+def run_edgar(args: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None,
+              timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "edgar", *args], cwd=cwd, env=env,
+                          input=stdin if stdin is not None else "", capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def recorded(path: Path) -> list[dict[str, Any]]:
+    """Requests the scripted provider received (EDGAR_SCRIPTED_RECORD)."""
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]

@@ -1,0 +1,70 @@
+"""The seams of design.md §3.1 and §3.3, checked statically on the real tree and proven able
+to fail on planted violations. Runs (and can fail) with edgar/learning deleted."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from support.architecture import learning_violations, modules, prompt_typed_violations
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_nothing_outside_learning_imports_or_names_it():
+    assert learning_violations(ROOT) == []
+
+
+def test_prompt_typed_is_built_only_by_submit_and_run_prompt():
+    assert prompt_typed_violations(ROOT) == []
+
+
+def test_the_checks_see_the_whole_tree():
+    names = {rel for rel, _, _ in modules(ROOT)}
+    assert "edgar/cli/setup.py" in names and "edgar/core/loop.py" in names
+    assert len(names) > 20
+
+
+@pytest.fixture
+def tree_copy(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "edgar", tmp_path / "edgar",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+PLANTS = {
+    "top-level import": "import edgar.learning\n",
+    "function-body import": "def later():\n    import edgar.learning.learner\n",
+    "from-import": "def later():\n    from edgar.learning import attach\n",
+    "from edgar import learning": "from edgar import learning\n",
+    "relative import": "from ..learning import cli\n",
+    "import_module string": "import importlib\nm = importlib.import_module('edgar.learning')\n",
+}
+
+
+@pytest.mark.parametrize("plant", sorted(PLANTS))
+def test_a_planted_learning_import_fails_the_check(tree_copy: Path, plant: str):
+    (tree_copy / "edgar" / "core" / "sneaky.py").write_text(PLANTS[plant])
+    found = learning_violations(tree_copy)
+    assert found and all("edgar/core/sneaky.py" in v for v in found), found
+
+
+def test_the_check_runs_and_fails_without_the_learning_package(tree_copy: Path):
+    shutil.rmtree(tree_copy / "edgar" / "learning", ignore_errors=True)
+    assert learning_violations(tree_copy) == []
+    (tree_copy / "edgar" / "tools" / "v2.py").write_text("def f():\n    import edgar.learning\n")
+    assert learning_violations(tree_copy) == ["edgar/tools/v2.py:2: imports edgar.learning"]
+
+
+@pytest.mark.parametrize("code", [
+    "from edgar.events import PromptTyped\nPromptTyped(text='x')\n",
+    "import edgar.events as e\ndef f():\n    return e.PromptTyped(text='x')\n",
+    "from edgar.events import PromptTyped as P\n",
+    "import edgar.events as e\nP = getattr(e, 'PromptTyped')\n",
+])
+def test_a_planted_prompt_typed_construction_fails_the_check(tree_copy: Path, code: str):
+    (tree_copy / "edgar" / "tools" / "read_more.py").write_text(code)
+    found = prompt_typed_violations(tree_copy)
+    assert found and all("edgar/tools/read_more.py" in v for v in found), found
