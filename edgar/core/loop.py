@@ -217,10 +217,9 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
     if cost is None:
         turn.cost = None
         session.cost_known = False
-        if model not in session.unpriced:  # said once per model, not on every response
-            session.unpriced.add(model)
-            publish(Notice(level="info", message=f"no price is known for model {model!r}: "
-                           "tokens are counted, cost is not", **where))
+        note = prices.note_unknown(model)  # said once per model, not on every response
+        if note:
+            publish(Notice(level="info", message=note, **where))
     else:
         if turn.cost is not None:
             turn.cost += cost

@@ -66,7 +66,6 @@ class Session:
     verify_enabled: bool = True
     cost: float = 0.0
     cost_known: bool = True
-    unpriced: set[str] = field(default_factory=set)
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
 

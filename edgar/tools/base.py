@@ -72,11 +72,15 @@ class Tool:
     access: ClassVar[Access] = "read"
 
     def spec(self) -> ToolSpec:
+        cached = _SPECS.get(type(self))
+        if cached is not None:  # schema generation is slow; a tool's schema never changes
+            return cached
         schema = self.Args.model_json_schema()
         schema.pop("title", None)
         for prop in schema.get("properties", {}).values():
             prop.pop("title", None)
-        return ToolSpec(self.name, self.description, schema)
+        _SPECS[type(self)] = spec = ToolSpec(self.name, self.description, schema)
+        return spec
 
     def summary(self, args: dict[str, Any]) -> str:
         """One line for the person: what this call will do."""
@@ -86,6 +90,8 @@ class Tool:
     async def run(self, args: Any, ctx: ToolContext) -> ToolOutcome:
         raise NotImplementedError
 
+
+_SPECS: dict[type, ToolSpec] = {}
 
 SECRET_WORDS = ("KEY", "SECRET", "TOKEN", "PASSWORD")
 

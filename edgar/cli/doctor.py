@@ -1,0 +1,145 @@
+"""``edgar doctor [--model SPEC] [--ping]``: is edgar set up to reach a model?
+
+Guarantees:
+- Reports which config files exist and whether the merged settings are valid (a mistake is
+  shown with file and line), the model chosen, whether its key variable is set — never the
+  key itself, not even a prefix — and the base URL with where it came from.
+- Sends nothing unless ``--ping`` is given; then exactly one cheap request (``max_tokens`` 1,
+  no retries) and reports ok or the provider's error message.
+- Exit code 0 when everything checked is fine, 1 when something needs fixing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+# provider -> (default key variable, base URL variable, default base URL)
+WIRE = {
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
+    "openai": ("OPENAI_API_KEY", "OPENAI_BASE_URL", "https://api.openai.com/v1"),
+}
+
+
+def _root() -> Path:
+    try:
+        from edgar.core.project import find_root
+    except ImportError:  # the project module is optional for doctor
+        here = Path.cwd().resolve()
+        return next((p for p in (here, *here.parents) if (p / ".git").exists()), here)
+    return find_root()
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="edgar doctor", description=__doc__.splitlines()[0])
+    parser.add_argument("--model", help="check this PROVIDER:MODEL instead of the configured one")
+    parser.add_argument("--ping", action="store_true", help="send one cheap request to the provider")
+    args = parser.parse_args(argv)
+    from edgar.config import ConfigError, load, user_dir
+
+    root = _root()
+    problems = 0
+    print("edgar doctor")
+    for path in (user_dir() / "config.toml", root / ".edgar" / "config.toml"):
+        if not path.is_file():
+            _line("config", f"{path}: not found")
+            continue
+        try:
+            tomllib.loads(path.read_text(encoding="utf-8"))
+            _line("config", f"{path}: found")
+        except (tomllib.TOMLDecodeError, OSError) as exc:
+            _line("config", f"{path}: not valid TOML ({exc})")
+            problems += 1
+    try:
+        settings = load(root, overrides={"model": args.model})
+    except ConfigError as exc:
+        _line("settings", f"invalid: {exc}")
+        return 1
+    _line("settings", "valid")
+    provider, _, model = settings.model.partition(":")
+    _line("model", f"{settings.model}{_price_note(model)}")
+    if provider not in WIRE:
+        if provider != "scripted":
+            _line("provider", f"unknown provider {provider!r} (known: anthropic, openai, scripted)")
+            return 1
+        return 1 if problems else 0
+    problems += _check_key(provider, settings.provider(provider))
+    if args.ping:
+        problems += _ping(settings, provider)
+    return 1 if problems else 0
+
+
+def _line(label: str, text: str) -> None:
+    print(f"  {label:<10}{text}")
+
+
+def _price_note(model: str) -> str:
+    from edgar.providers import prices
+
+    entry = prices.lookup(model)
+    if entry is None:
+        return f"  (not in the price table of {prices.PRICES_DATE}: cost will show as unknown)"
+    rate = entry["input"]["base"] if isinstance(entry["input"], dict) else entry["input"]
+    out = entry["output"]["base"] if isinstance(entry["output"], dict) else entry["output"]
+    window = prices.context_window(model)
+    size = f"; context {window:,} tokens" if window else ""
+    return f"  (${rate:g} in / ${out:g} out per million tokens, prices of {prices.PRICES_DATE}{size})"
+
+
+def _check_key(provider: str, ps: Any) -> int:
+    default_key, base_env, default_base = WIRE[provider]
+    key_env = ps.api_key_env or default_key
+    if os.environ.get(base_env):
+        base, source = os.environ[base_env], f"from {base_env}"
+    elif ps.base_url:
+        base, source = ps.base_url, f"from providers.{provider}.base_url"
+    else:
+        base, source = default_base, "default"
+    _line("url", f"{base} ({source})")
+    if os.environ.get(key_env, "").strip():  # only whether it is set: the value is never shown
+        _line("key", f"{key_env} is set")
+        return 0
+    if provider == "openai" and "api.openai.com" not in base:
+        _line("key", f"{key_env} is not set (fine for a local server that needs no key)")
+        return 0
+    _line("key", f"{key_env} is NOT set — export {key_env}=... (or name another variable in "
+          f"providers.{provider}.api_key_env)")
+    return 1
+
+
+def _ping(settings: Any, provider: str) -> int:
+    from edgar.providers import make_provider
+    from edgar.providers.base import (
+        Finished, Message, ModelRequest, ProviderError, TextBlock,
+    )
+
+    quick = settings.provider(provider).model_copy(update={"max_retries": 0})
+    settings = settings.model_copy(update={"providers": {**settings.providers, provider: quick}})
+    request = ModelRequest(system="", messages=[Message("user", [TextBlock("ping")])], max_tokens=1)
+
+    async def once() -> Finished | None:
+        p = make_provider(settings.model, settings)
+        try:
+            done = None
+            async for event in p.stream(request):
+                if isinstance(event, Finished):
+                    done = event
+            return done
+        finally:
+            await p.aclose()
+
+    started = time.monotonic()
+    try:
+        done = asyncio.run(once())
+    except ProviderError as exc:
+        _line("ping", f"failed: {exc.message}")
+        return 1
+    took = time.monotonic() - started
+    model = f" from {done.model}" if done and done.model else ""
+    _line("ping", f"ok{model} in {took:.2f} s")
+    return 0
