@@ -125,11 +125,12 @@ class RichRenderer:
     """Colour, Markdown, a diff for edits, and the current activity for the status line.
 
     Text is printed per finished Markdown block, never character by character, so output
-    written above a live prompt (prompt_toolkit's ``patch_stdout``) stays whole lines.
+    written above a live prompt (``prompt.AboveThePrompt``) stays whole lines.
     """
 
-    def __init__(self, console: Any = None):
+    def __init__(self, console: Any = None, file: IO[str] | None = None):
         self._console = console    # made on first use: rich costs start-up time otherwise
+        self.file = file           # where that console writes (None: sys.stdout)
         self.splitter = BlockSplitter()
         self.running: dict[str, tuple[str, float]] = {}
         self.phase = ""            # "", "waiting", "thinking" or "writing" (depth 0 only)
@@ -141,8 +142,8 @@ class RichRenderer:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(force_terminal=True, markup=False, highlight=False,
-                                    emoji=False)
+            self._console = Console(file=self.file, force_terminal=True, markup=False,
+                                    highlight=False, emoji=False)
         return self._console
 
     # -- the status line -------------------------------------------------------------

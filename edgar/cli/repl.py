@@ -1,0 +1,293 @@
+"""``edgar`` with no arguments: the REPL a person works in all day.
+
+Guarantees:
+- ``submit`` builds exactly one ``PromptTyped`` per prompt line typed, and nothing else
+  does here: ``queued=True`` when a turn is running, in which case the line also goes to
+  ``session.queue``; the loop delivers queued lines at its next pause as one burst, and
+  lines still queued when a turn ends start the next turn as one burst (no second
+  ``PromptTyped`` for them). Slash commands and confirmation answers are never prompts.
+- The prompt stays live while a turn runs (the turn is an asyncio task); Esc or Ctrl-C
+  cancels it and the loop publishes ``TurnFinished(outcome="cancelled")`` once. Lines queued
+  but not delivered when a turn is interrupted come back into the prompt, unsent.
+- While a permission question is pending, the next line (a ``y``/``n``/``a`` key, or a typed
+  line) is the answer, not a prompt; only a slash command still runs as a command.
+- Without a terminal on stdin and stdout it runs line by line: each input line is one
+  prompt, run to completion, plain output, no confirmations (the gate refuses instead).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import traceback
+from pathlib import Path
+from typing import Any, Awaitable, IO
+
+from edgar.cli import slash
+from edgar.cli.oneshot import AT_PATH, UsageError, at_paths
+from edgar.core.queue import PromptQueue
+from edgar.events import Attached, Event, PromptTyped, QueueDelivered
+
+REPLIES = {"y": "yes", "yes": "yes", "n": "no", "no": "no", "a": "always", "always": "always"}
+
+
+class Repl:
+    def __init__(self, renderer: Any):
+        self.app: Any = None
+        self.renderer = renderer
+        self.prompt: Any = None                  # the PromptSession when interactive
+        self.above: Any = None                   # its AboveThePrompt output
+        self.asking: tuple[str, str, asyncio.Future] | None = None
+        self.foreground: asyncio.Task | None = None
+        self.exiting = False
+        self.default = ""                        # text put back into the next prompt
+        self.restored: str | None = None         # queued lines given back after an interrupt
+        self._cancelling = False
+
+    # -- state the prompt and the slash commands read --------------------------------
+    @property
+    def busy(self) -> bool:
+        return self.foreground is not None and not self.foreground.done()
+
+    def say(self, text: str, style: str = "") -> None:
+        self.renderer.say(text, style)
+
+    def request_exit(self) -> None:
+        self.exiting = True
+
+    # -- the one door for typed lines ------------------------------------------------
+    async def submit(self, line: str) -> None:
+        """Handle one line the person typed: an answer, a command, or a prompt."""
+        if not line.strip():
+            return
+        if slash.is_command(line):
+            await slash.run(self, line)
+            return
+        if self.asking is not None:
+            self._answer_line(line)
+            return
+        session = self.app.session
+        if self.busy:
+            self.app.bus.publish(PromptTyped(text=line, queued=True, session_id=session.id))
+            session.queue.put(line)
+            if AT_PATH.search(line):
+                self.say("(@path files are attached to a line that starts a turn; this one is "
+                         "queued, so the model sees the path only)", "dim")
+            return
+        restored, self.restored = self.restored, None
+        if line != restored:  # lines given back unchanged were published when first typed
+            self.app.bus.publish(PromptTyped(text=line, session_id=session.id))
+        attached = self._attachments(line)
+        if attached:
+            self.app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
+                                          sources=tuple(s for s, _ in attached),
+                                          session_id=session.id))
+        self._start_turn(line, attached)
+
+    def _attachments(self, line: str) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for match in AT_PATH.finditer(line):
+            try:
+                out.extend(at_paths("@" + match.group(1), Path.cwd()))
+            except UsageError as exc:
+                self.say(f"{exc} (sent as text)", "yellow")
+        return out
+
+    # -- the foreground task: a turn, or a long command such as /compact -------------
+    def _start_turn(self, text: str, attached: list[tuple[str, str]]) -> None:
+        from edgar.core.loop import run_turn
+
+        self._run(run_turn(self.app.session, text, attached))
+
+    def run_foreground(self, work: Awaitable[Any]) -> None:
+        self._run(work)
+
+    def _run(self, work: Awaitable[Any]) -> None:
+        self._cancelling = False
+        self.foreground = asyncio.ensure_future(work)
+        self.foreground.add_done_callback(self._finished)
+
+    def cancel(self) -> None:
+        if self.busy and not self._cancelling:
+            self._cancelling = True
+            self.foreground.cancel()
+
+    def _finished(self, task: asyncio.Task) -> None:
+        if task is not self.foreground:
+            return
+        self.foreground = None
+        outcome = "cancelled" if task.cancelled() else "ok"
+        if outcome == "ok" and task.exception() is not None:
+            exc = task.exception()
+            outcome = "error"
+            self.say(f"edgar: internal error ({type(exc).__name__}); the session goes on", "red")
+            if os.environ.get("EDGAR_DEBUG"):
+                traceback.print_exception(exc, file=sys.stderr)
+        elif outcome == "ok":
+            result = task.result()
+            outcome = getattr(result, "outcome", "ok")
+            if outcome == "error":
+                self.say(f"edgar: {result.error_message or 'the turn failed'}", "red")
+        if self.exiting:
+            return
+        queue = self.app.session.queue
+        if outcome == "cancelled":
+            self._give_back(queue.drain())
+        elif len(queue):
+            lines = queue.drain()
+            self.app.bus.publish(QueueDelivered(count=len(lines), session_id=self.app.session.id))
+            self._start_turn(PromptQueue.burst(lines), [])
+        self._invalidate()
+
+    def _give_back(self, lines: list[str]) -> None:
+        if not lines:
+            return
+        text = PromptQueue.burst(lines)
+        self.restored = text
+        self.say(f"{len(lines)} queued line(s) not sent: they are back in the prompt", "yellow")
+        if self.prompt is not None and self.prompt.app.is_running:
+            buffer = self.prompt.default_buffer
+            buffer.text = text + ("\n" + buffer.text if buffer.text else "")
+            buffer.cursor_position = len(buffer.text)
+        else:
+            self.default = text
+
+    # -- permission questions --------------------------------------------------------
+    async def confirm(self, tool: str, summary: str) -> str:
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.asking = (tool, summary, future)
+        self.say(f"? {tool}: {summary}", "bold yellow")
+        self.say(f"  y yes · n no · a always allow {tool} this session · Esc stops the turn",
+                 "dim")
+        self._invalidate()
+        try:
+            return await future
+        finally:
+            self.asking = None
+            self._invalidate()
+
+    def answer(self, answer: str) -> None:
+        if self.asking is not None and not self.asking[2].done():
+            self.asking[2].set_result(answer)
+            self.say(f"  → {answer}", "dim")
+
+    def _answer_line(self, line: str) -> None:
+        reply = REPLIES.get(line.strip().lower())
+        if reply is None:
+            self.say("answer y, n or a first — your line is back in the prompt", "yellow")
+            self.default = line
+        else:
+            self.answer(reply)
+
+    # -- running ---------------------------------------------------------------------
+    def _invalidate(self) -> None:
+        if self.prompt is not None and self.prompt.app.is_running:
+            self.prompt.app.invalidate()
+
+    def flush_output(self) -> None:
+        if self.above is not None:
+            self.above.flush_now()
+
+    def _on_sigint(self) -> None:
+        if self.busy:
+            self.cancel()
+        elif self.prompt is None:
+            self.exiting = True
+
+    async def interactive(self) -> int:
+        from prompt_toolkit.patch_stdout import patch_stdout
+
+        from edgar.cli.prompt import AboveThePrompt, greet_line, make_prompt, warm_up
+
+        loop = asyncio.get_running_loop()
+        _handle_sigint(loop, self._on_sigint)
+        self.prompt = make_prompt(self, self.app.state, self.app.redact)
+        above = self.above = AboveThePrompt(self.prompt)
+        if hasattr(self.renderer, "file"):
+            self.renderer.file = above
+        with patch_stdout(raw=True):
+            self._greet(greet_line)
+            loop.call_later(0.3, loop.run_in_executor, None, warm_up)
+            while not self.exiting:
+                try:
+                    line = await self.prompt.prompt_async(default=self.default)
+                except EOFError:
+                    break
+                except KeyboardInterrupt:
+                    continue
+                self.default = ""
+                await self.submit(line)
+            await self._shutdown()
+            above.flush_now()
+        return 0
+
+    async def lines(self, stream: IO[str]) -> int:
+        loop = asyncio.get_running_loop()
+        _handle_sigint(loop, self._on_sigint)
+        while not self.exiting:
+            line = await loop.run_in_executor(None, stream.readline)
+            if not line:
+                break
+            await self.submit(line.rstrip("\n"))
+            while self.foreground is not None:
+                await asyncio.wait([self.foreground])
+        await self._shutdown()
+        return 0
+
+    async def _shutdown(self) -> None:
+        self.exiting = True
+        if self.busy:
+            self.cancel()
+            await asyncio.wait([self.foreground], timeout=5)
+        if self.prompt is not None and self.app.session.messages:
+            self.say(f"session {self.app.session.id} saved · edgar -c continues it", "dim")
+
+    def _greet(self, say) -> None:
+        from edgar import __version__
+
+        session = self.app.session
+        say(f"edgar {__version__} · {session.model_name} · {session.gate.mode} mode", "bold")
+        say("/help for commands · Esc interrupts · Esc-Enter new line · Ctrl-D exits", "dim")
+        if session.messages:
+            say(f"resumed session {session.id} ({len(session.messages)} messages)", "cyan")
+            for message in session.messages[-2:]:
+                text = " ".join(message.text().split())
+                if text:
+                    say(f"  {message.role}: {text[:200]}", "dim")
+
+
+def _handle_sigint(loop: asyncio.AbstractEventLoop, handler) -> None:
+    try:
+        loop.add_signal_handler(signal.SIGINT, handler)
+    except (NotImplementedError, RuntimeError):
+        pass
+
+
+def make_renderer(interactive: bool) -> Any:
+    if not interactive:
+        from edgar.cli.render import PlainRenderer
+
+        return PlainRenderer(sys.stdout)
+    from edgar.cli.render import RichRenderer
+
+    return RichRenderer()
+
+
+def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | None) -> int:
+    from edgar.cli.setup import build
+
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    session_id, history = resumed if resumed else (None, None)
+    repl = Repl(make_renderer(interactive))
+    app = build(root, settings, confirm=repl.confirm if interactive else None,
+                session_id=session_id, history=history,
+                no_history=getattr(args, "no_history", False),
+                no_verify=getattr(args, "no_verify", False))
+    repl.app = app
+    app.bus.subscribe(Event, repl.renderer)
+    try:
+        return asyncio.run(repl.interactive() if interactive else repl.lines(sys.stdin))
+    finally:
+        app.close()

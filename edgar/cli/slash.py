@@ -1,0 +1,200 @@
+"""Slash commands of the REPL: ``/help``, ``/exit``, ``/clear``, ``/model``, ``/mode``, ``/cost``,
+``/memory``, ``/compact``, ``/skills``, ``/skill``.
+
+Guarantees:
+- A line is a command iff ``is_command`` says so (``/word`` with a known or path-free
+  word); a command is never sent to the model, even when typed while a turn runs.
+- Commands that would change the conversation under a running turn (``/clear``,
+  ``/compact``) refuse while one runs and say why.
+- Optional parts (compaction, skills, memory) are duck-typed; when absent the command says
+  "not available" instead of failing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Protocol
+
+
+class Host(Protocol):
+    """What a command may use of the REPL."""
+
+    app: Any
+
+    @property
+    def busy(self) -> bool: ...
+
+    def say(self, text: str, style: str = "") -> None: ...
+
+    def request_exit(self) -> None: ...
+
+    def run_foreground(self, work: Awaitable[Any]) -> None: ...
+
+
+Handler = Callable[[Host, str], Awaitable[None] | None]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage: str
+    help: str
+    handler: Handler
+    idle_only: bool = False
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, usage: str, help: str, idle_only: bool = False):
+    def register(handler: Handler) -> Handler:
+        COMMANDS[name] = Command(name, usage, help, handler, idle_only)
+        return handler
+    return register
+
+
+ALIASES = {"quit": "exit", "q": "exit", "?": "help"}
+
+
+def is_command(line: str) -> bool:
+    """``/word …`` where word is a command, or anything that does not look like a path."""
+    if not line.startswith("/") or line.startswith("//"):
+        return False
+    word = line[1:].split(maxsplit=1)[0] if line[1:].strip() else ""
+    return word in COMMANDS or word in ALIASES or "/" not in word
+
+
+async def run(host: Host, line: str) -> None:
+    word, _, arg = line[1:].strip().partition(" ")
+    cmd = COMMANDS.get(ALIASES.get(word, word))
+    if cmd is None:
+        host.say(f"unknown command /{word} — /help lists them", "yellow")
+        return
+    if cmd.idle_only and host.busy:
+        host.say(f"/{cmd.name} waits for the running turn: press Esc to stop it first", "yellow")
+        return
+    result = cmd.handler(host, arg.strip())
+    if result is not None:
+        await result
+
+
+@command("help", "/help", "this list")
+def _help(host: Host, arg: str) -> None:
+    for cmd in COMMANDS.values():
+        host.say(f"  {cmd.usage:<18} {cmd.help}")
+    host.say("  Enter sends · Esc-Enter new line · Up/Ctrl-R history · @path attaches a file")
+    host.say("  Esc or Ctrl-C interrupts a turn · typing while it works queues your lines")
+    host.say("  Ctrl-C twice on an empty prompt, or Ctrl-D, exits")
+
+
+@command("exit", "/exit", "leave edgar (edgar -c continues this session)")
+def _exit(host: Host, arg: str) -> None:
+    host.request_exit()
+
+
+@command("clear", "/clear", "start a new conversation", idle_only=True)
+def _clear(host: Host, arg: str) -> None:
+    session = host.app.session
+    session.messages.clear()
+    if session.log is not None:
+        session.log.mark("clear")
+    host.say("new conversation (the model no longer sees the earlier messages)", "dim")
+
+
+@command("model", "/model [NAME]", "show or switch the model (PROVIDER:MODEL)")
+def _model(host: Host, arg: str) -> None:
+    from edgar.providers import make_provider
+    from edgar.providers.base import ProviderError
+
+    session = host.app.session
+    if not arg:
+        host.say(f"model: {session.model_name}")
+        return
+    try:
+        session.provider = make_provider(arg, session.settings)
+    except ProviderError as exc:
+        host.say(exc.message, "red")
+        return
+    host.say(f"model: {session.model_name}", "dim")
+
+
+@command("mode", "/mode [NAME]", "show or set the permission mode")
+def _mode(host: Host, arg: str) -> None:
+    from edgar.tools.permissions import MODES
+
+    gate = host.app.session.gate
+    if not arg:
+        host.say(f"mode: {gate.mode} (one of {', '.join(MODES)})")
+    elif arg not in MODES:
+        host.say(f"unknown mode {arg!r}: one of {', '.join(MODES)}", "red")
+    else:
+        gate.mode = arg
+        host.say(f"mode: {arg}", "dim")
+
+
+@command("cost", "/cost", "tokens and cost of this session")
+def _cost(host: Host, arg: str) -> None:
+    from edgar.cli.render import money
+
+    s = host.app.session
+    u = s.usage
+    cost = money(s.cost) if s.cost_known else f"at least {money(s.cost)} (some models unpriced)"
+    host.say(f"{s.turns} turn(s) · {cost} · {u.input_tokens:,} in · {u.output_tokens:,} out · "
+             f"{u.cache_read_tokens:,} cache read · {u.cache_write_tokens:,} cache write")
+
+
+@command("memory", "/memory", "facts edgar remembers (active and pending)")
+def _memory(host: Host, arg: str) -> None:
+    store = getattr(host.app, "memory", None)
+    if store is None:
+        host.say("memory is not available", "yellow")
+        return
+    for status, note in (("active", "reach every prompt"),
+                         ("pending", "wait for `edgar memory review`")):
+        facts = store.list(status)
+        host.say(f"{status} ({len(facts)}) — {note}", "bold")
+        for fact in facts[:50]:
+            host.say(f"  #{fact.id} {fact.text}  [{fact.provenance}]")
+
+
+@command("compact", "/compact [FOCUS]", "summarise older turns to free context", idle_only=True)
+def _compact(host: Host, arg: str) -> None:
+    session = host.app.session
+    compact = getattr(session.compactor, "compact", None)
+    if compact is None:
+        host.say("compaction is not available", "yellow")
+        return
+    host.run_foreground(compact(session, arg or None))
+
+
+@command("skills", "/skills", "list the project's skills")
+def _skills(host: Host, arg: str) -> None:
+    skills = host.app.session.skills
+    if skills is None or not hasattr(skills, "list"):
+        host.say("skills are not available", "yellow")
+        return
+    rows = list(skills.list())
+    if not rows:
+        host.say("no skills (add .edgar/skills/NAME/SKILL.md)")
+    for name, description, score in rows:
+        last = "" if score is None else f"  (last score {score:.2f})"
+        host.say(f"  {name:<20} {description}{last}")
+
+
+@command("skill", "/skill NAME", "add a skill to the next model call")
+def _skill(host: Host, arg: str) -> None:
+    skills = host.app.session.skills
+    if skills is None or not hasattr(skills, "force"):
+        host.say("skills are not available", "yellow")
+        return
+    if not arg:
+        host.say("usage: /skill NAME (/skills lists them)", "yellow")
+        return
+    try:
+        known = skills.force(arg)
+    except (KeyError, ValueError, LookupError):
+        known = False
+    if not known:  # force() returns None for an unknown name
+        host.say(f"no skill {arg!r} (/skills lists them)", "red")
+        return
+    host.say(f"skill {arg} will be in the next model call", "dim")
