@@ -21,7 +21,7 @@ PermissionMode = Literal["ask", "auto-edit", "yes", "read-only"]
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
 
 class ProviderSettings(_Section):

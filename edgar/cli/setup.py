@@ -98,6 +98,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     bus.subscribe(Event, log.on_event)
     app = App(root, state, settings, bus, session, redact, memory)
     app.closers.extend([memory.close, log.close])
+    attach_helpers(session, settings, no_verify=no_verify)
     if learning:
         module = load_learning()
         if module is not None:
@@ -108,3 +109,31 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
             if closer is not None:
                 app.closers.append(closer)
     return app
+
+
+def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = False) -> None:
+    """Skills (matcher), verify (an after-stop hook) and compaction for one session."""
+    import sys
+
+    from edgar import verify
+    from edgar.config import user_dir
+    from edgar.core.compaction import Compactor
+    from edgar.events import Notice
+    from edgar.skills.loader import discover, skill_dirs
+    from edgar.skills.matcher import THRESHOLD, Matcher
+
+    if settings.skills.enabled:
+        found, warnings = discover(skill_dirs(session.root, user_dir(),
+                                              claude=settings.skills.claude_skills))
+        for warning in warnings:  # a broken SKILL.md is skipped and said, never fatal
+            print(f"edgar: skipped {warning}", file=sys.stderr)
+            session.bus.publish(Notice(level="warning", message=f"skipped {warning}",
+                                       session_id=session.id))
+        threshold = settings.skills.threshold
+        session.skills = Matcher(found, threshold=THRESHOLD if threshold is None else threshold,
+                                 refractory_turns=settings.skills.refractory_turns,
+                                 limit=settings.skills.max_per_surface,
+                                 clock=lambda: session.turns)
+    if not no_verify:
+        verify.attach(session, settings.verify)
+    session.compactor = Compactor(settings, session.bus)

@@ -31,7 +31,7 @@ Access = Literal["read", "write", "shell", "task"]
 
 
 class ToolArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=False)
+    model_config = ConfigDict(extra="forbid", strict=False, defer_build=True)
 
 
 class ToolFailure(Exception):
