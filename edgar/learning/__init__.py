@@ -1,0 +1,33 @@
+"""The learning package: attached by name, deletable whole (seed 004, ADR-0011, NFR-12).
+
+Guarantee: nothing outside this package imports it; ``cli/setup.py`` reaches ``attach``
+through ``importlib.import_module("edgar.learning")``, so edgar runs without it.
+"""
+
+from __future__ import annotations
+
+from edgar.events import Event, PromptTyped, ToolFinished
+from edgar.learning.error_facts import ErrorFacts
+from edgar.learning.experience import Experience, Recorder
+from edgar.learning.history import History
+from edgar.learning.learner import Learner
+
+
+class Learning:
+    """The handle `cli/setup.py` keeps: closes the telemetry database with the session."""
+
+    def __init__(self, experience: Experience) -> None:
+        self.experience = experience
+
+    def close(self) -> None:
+        self.experience.close()
+
+
+def attach(bus, *, root, state, settings, memory, redact, history=True) -> Learning:
+    """Wire the three subscribers onto one session's bus; ``.close()`` when the session ends."""
+    experience = Experience(state / "experience.db", redact=redact)
+    sinks = [experience.record] + ([History(state, redact).append] if history else [])
+    bus.subscribe(PromptTyped, Learner(memory))
+    bus.subscribe(Event, Recorder(sinks, redact))
+    bus.subscribe(ToolFinished, ErrorFacts(experience, memory))
+    return Learning(experience)

@@ -1,0 +1,168 @@
+"""``edgar stats``, ``edgar history show|distill`` and ``edgar import`` (seed 004, stop 4).
+
+Guarantees:
+- Dispatched from ``cli/main.py`` by name (``import_module("edgar.learning.cli")``), with
+  ``argv[0]`` the command; returns an exit code: 0 ok, 2 usage or config error.
+- Read-only, except ``history distill``, which stores proposals as ``distilled`` facts:
+  pending, never active. No command here calls a model.
+- ``--json`` output is machine-readable whatever stdout is; otherwise a rich table on a
+  terminal and plain text elsewhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from edgar.learning import render
+from edgar.learning.rollup import DIMENSIONS
+
+SOURCES = ("all", "edgar", "claude-code")
+
+
+class _Usage(Exception):
+    pass
+
+
+def _since(value: str | None, now: float | None = None) -> str | None:
+    """``7d``/``2w`` (days or weeks ago, that whole day included) or ``YYYY-MM-DD``."""
+    if not value:
+        return None
+    value = value.strip().lower()
+    if value[:-1].isdigit() and value[-1:] in ("d", "w"):
+        days = int(value[:-1]) * (7 if value.endswith("w") else 1)
+        when = (now or time.time()) - days * 86400
+        return time.strftime("%Y-%m-%d", time.localtime(when))
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise _Usage(f"--since {value!r}: use a number of days (7d), weeks (2w) "
+                     "or a date (2026-11-01)") from None
+
+
+def _project():
+    """(root, state dir, settings); a config mistake is a ConfigError (exit 2)."""
+    from edgar.config import load
+    from edgar.core.project import find_root, state_dir
+
+    root = find_root()
+    return root, state_dir(root), load(root)
+
+
+def stats(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="edgar stats", description="What runs in this project did.")
+    p.add_argument("--by", choices=DIMENSIONS, default="shape")
+    p.add_argument("--since", metavar="7d|2w|YYYY-MM-DD",
+                   help="runs on or after that day (7d: the day a week ago, included)")
+    p.add_argument("--source", choices=SOURCES, default="all")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    since = _since(args.since)
+    root, state, _ = _project()
+    source = None if args.source == "all" else args.source
+    groups, total = [], None
+    path = state / "experience.db"
+    if path.is_file():
+        from edgar.learning.experience import Experience
+
+        with Experience(path) as store:
+            groups, total = store.stats(args.by, since, source)
+    if args.json:
+        print(json.dumps(render.stats_json(groups, total, args.by, since, args.source), indent=2))
+    elif sys.stdout.isatty():
+        render.stats_rich(groups, total, args.by, since, args.source)
+    else:
+        sys.stdout.write(render.stats_text(groups, total, args.by, since, args.source))
+    return 0
+
+
+def history(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="edgar history", description="This project's history.md.")
+    sub = p.add_subparsers(dest="action", required=True)
+    show = sub.add_parser("show", help="print the last entries")
+    show.add_argument("-n", type=int, default=10, metavar="N", help="how many (default 10)")
+    dist = sub.add_parser("distill", help="propose facts from repeated patterns (pending)")
+    dist.add_argument("--dry-run", action="store_true", help="print proposals, store nothing")
+    args = p.parse_args(argv)
+    root, state, settings = _project()
+    from edgar.learning.history import History, distill
+
+    entries = History(state).entries()
+    if not entries:
+        print("no history yet in this project" + ("" if settings.memory.history else
+              " (memory.history is off in config)"))
+        return 0
+    if args.action == "show":
+        chosen = entries[-args.n:] if args.n > 0 else []
+        text = "\n".join(chosen)
+        if sys.stdout.isatty():
+            from rich.console import Console
+            from rich.markdown import Markdown
+
+            Console().print(Markdown(text))
+        else:
+            sys.stdout.write(text)
+        return 0
+    proposals = distill(entries)
+    if not proposals:
+        print(f"nothing repeats often enough in {len(entries)} entries to propose a fact")
+        return 0
+    stored = 0
+    if not args.dry_run:
+        stored = _store_proposals(state, settings, proposals)
+    for text in proposals:
+        print(f"- {text}")
+    if args.dry_run:
+        print(f"{len(proposals)} proposal(s); nothing stored (--dry-run)")
+    else:
+        print(f"{stored} new proposal(s) stored as pending; approve them with "
+              "`edgar memory review`")
+    return 0
+
+
+def _store_proposals(state: Path, settings, proposals: list[str]) -> int:
+    from edgar.cli.setup import config_secrets
+    from edgar.memory.redact import Redactor
+    from edgar.memory.store import MemoryStore
+
+    redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
+    with MemoryStore(state / "memory.db", redact=redact) as memory:
+        return sum(memory.add(text, "distilled", source="history") is not None
+                   for text in proposals)
+
+
+def import_(argv: list[str]) -> int:
+    try:
+        importer = importlib.import_module("edgar.learning.importer")
+    except ModuleNotFoundError as exc:
+        if exc.name != "edgar.learning.importer":
+            raise
+        print("edgar import: not available yet", file=sys.stderr)
+        return 2
+    return importer.main(argv[1:])
+
+
+def main(argv: list[str]) -> int:
+    from edgar.config import ConfigError
+
+    command, rest = (argv[0], argv[1:]) if argv else ("stats", [])
+    try:
+        if command == "stats":
+            return stats(rest)
+        if command == "history":
+            return history(rest)
+        if command == "import":
+            return import_(argv)
+    except (ConfigError, _Usage) as exc:
+        print(f"edgar: {exc}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:          # argparse: --help is 0, a bad flag is 2
+        return exc.code if isinstance(exc.code, int) else 2
+    print(f"edgar: unknown command {command!r}", file=sys.stderr)
+    return 2
