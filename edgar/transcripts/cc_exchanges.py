@@ -1,0 +1,413 @@
+"""Typed messages and exchanges from a stream of Claude Code records.
+
+``Builder`` is fed one parsed record at a time (already shape-checked) and
+returns what each record completes. Pure: no I/O.
+
+Guarantees (ADR 0079 as amended by 0082, plus ADR-161's aggregation):
+- Only a typed message (see ``cc_classify``) starts an exchange. A queued one
+  (typed while the agent worked) joins the open exchange as a follow-up;
+  queued messages with no assistant record between them form one ``Burst``.
+- Client-written messages join the open exchange as labelled ``Evidence``;
+  tool results are counted, not kept. Before the first typed message of a
+  session nothing is learned (replies and evidence are dropped, tokens counted).
+- Text found in ``enqueue`` waits ("pending") until a ``user`` record or a
+  ``queued_command`` repeats it (then that record is the typed message and the
+  enqueue is dropped) or until something shows it was never repeated: another
+  typed message, a session change, or the end of a ``final`` scan. A record
+  repeating queued text already in the open exchange is not counted again.
+- Assistant records are merged by ``message.id`` (then ``requestId``, then
+  ``uuid``) within the open exchange; blocks ordered by ``apiBlockIndex`` when
+  every block has one, else file order; exact repeats dropped; usage is the
+  per-field maximum over the records, never the sum; thinking kept apart.
+- Memory does not grow with the file, only with the open exchange (its
+  replies, evidence and follow-ups): at most MAX_OPEN messages are merged at
+  once (older ones are finished early), at most MAX_PENDING queued texts wait,
+  and every set of seen keys or labels is capped or pruned.
+- Resuming: lines at or before ``after_line`` were reported by an earlier
+  scan; their typed messages (``emitted``) and counts are not reported again,
+  nor are exchanges that started before ``open_line`` (emitted closed then).
+  Every open exchange and pending text carries an *anchor*: the earliest line
+  whose records still decide its outcome (a queued text pending when it was
+  created may be repeated later). ``resume`` is the earliest anchor.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+
+from .cc_classify import classify, classify_queued
+from .cc_text import dedupe_key
+from .cc_messages import Merged, Tally, bump, text_or_none as _str
+from .cc_types import Burst, Evidence, Exchange, SessionStats, Typed
+
+MAX_OPEN = 16  # assistant messages merged at once (siblings sit close together)
+_RECENT = 256  # finished message keys remembered, to ignore late siblings
+MAX_PENDING = 64  # queued texts awaiting a repeat; beyond it the oldest settles
+MAX_SESSIONS = 1000  # sessions with their own stats; the rest share "<other>"
+
+
+@dataclass
+class _Open:
+    """The exchange being built (mutable while open)."""
+
+    id: int
+    question: Typed
+    offset: int
+    followups: list = field(default_factory=list)  # (Typed, seq)
+    replies: list = field(default_factory=list)
+    evidence: list = field(default_factory=list)
+    queued_keys: set = field(default_factory=set)
+    tool_results: int = 0
+    end_line: int = 0
+    fresh: bool = True  # its question is reported by this scan (count it here)
+    anchor: tuple = (0, 0)  # (offset, line) where a re-read must start to rebuild it
+
+
+@dataclass
+class _Pending:
+    typed: Typed
+    offset: int
+    key: str
+    seq: int
+    anchor: tuple  # (offset, line) where a re-read must start to rebuild it
+
+
+class Builder:
+    """Feed records in file order with ``feed``; call ``finish`` once at the end."""
+
+    def __init__(
+        self,
+        file: str,
+        *,
+        sidechain: bool = False,
+        default_session: str = "",
+        after_line: int = 0,
+        emitted: tuple[int, ...] = (),
+        session_id: str | None = None,
+        open_line: int = 0,
+    ):
+        self.file = file
+        self.sidechain = sidechain
+        self.default_session = default_session
+        self.after = after_line
+        self.known: set[int] = set(emitted)  # typed lines already reported
+        self.reported: set[int] = set(emitted)  # (for the next mark)
+        self.session = session_id
+        self.open_line = open_line  # exchanges starting before it were emitted closed
+        self.resume: tuple[int, int] | None = None
+        self.exchange: _Open | None = None
+        self.pending: list[_Pending] = []
+        self.msgs: OrderedDict[tuple, Merged] = OrderedDict()
+        self.done: OrderedDict[tuple, None] = OrderedDict()
+        self.line = 0  # line being fed
+        self.seq = 0  # main-chain assistant records seen: bursts break on them
+        self.next_id = 0
+        self.accs: dict[str, Tally] = {}
+        self.client: Counter = Counter()
+        self.typed_count = 0
+        self.exchange_count = 0
+
+    # ----- helpers -------------------------------------------------------
+    def _new(self, line: int) -> bool:
+        return line > self.after
+
+    def _acc(self, session: str) -> Tally:
+        acc = self.accs.get(session)
+        if acc is None:
+            if len(self.accs) >= MAX_SESSIONS:
+                session = "<other>"
+            acc = self.accs.setdefault(session, Tally())
+        return acc
+
+    def _sid(self, record: dict) -> str:
+        return _str(record.get("sessionId")) or self.session or self.default_session
+
+    def _typed(self, record: dict, line: int, source: str, text: str, queued: bool, ts: object = None) -> Typed:
+        ts = record.get("timestamp") if ts is None else ts
+        return Typed(self.file, line, self._sid(record), _str(ts), source, text, queued, _str(record.get("uuid")))
+
+    def _emit(self, t: Typed) -> list:
+        if t.line in self.known:
+            return []  # reported by an earlier scan of this file
+        self.known.add(t.line)
+        self.reported.add(t.line)
+        self.typed_count += 1
+        self._acc(t.session_id).typed += 1
+        return [t]
+
+    # ----- exchanges ---------------------------------------------------------
+    def _open(self, t: Typed, offset: int) -> list:
+        items = self._close()
+        # Messages still merging belong to what came before: finish them now,
+        # so everything open afterwards lies inside this exchange.
+        for key in list(self.msgs):
+            self._finish(self.msgs.pop(key))
+        self.exchange = _Open(
+            self.next_id, t, offset, end_line=t.line, fresh=t.line not in self.known,
+            anchor=self._anchor((offset, t.line - 1)),
+        )
+        self.next_id += 1
+        if t.queued:
+            self.exchange.queued_keys.add(dedupe_key(t.text))
+        self._prune()
+        return items
+
+    def _prune(self) -> None:
+        # Typed lines below the oldest thing still open can never come again.
+        point = self._resume_point()
+        floor = point[1] + 1 if point else self.line
+        self.known = {n for n in self.known if n >= floor}
+        self.reported = {n for n in self.reported if n >= floor}
+
+    def _place(self, t: Typed, offset: int, seq: int) -> list:
+        """A typed message arrives: a follow-up if queued and an exchange is open."""
+        ex = self.exchange
+        if t.queued and ex is not None:
+            ex.followups.append((t, seq))
+            ex.queued_keys.add(dedupe_key(t.text))
+            ex.end_line = max(ex.end_line, t.line)
+            return self._emit(t)
+        return self._open(t, offset) + self._emit(t)
+
+    def _close(self, *, still_open: bool = False) -> list:
+        ex = self.exchange
+        if ex is None:
+            return []
+        for key in [k for k, m in self.msgs.items() if m.exchange_id == ex.id]:
+            self._finish(self.msgs.pop(key))
+        bursts: list[Burst] = []
+        group: list[Typed] = []
+        last_seq = None
+        for t, seq in sorted(ex.followups, key=lambda p: p[0].line):
+            if group and seq != last_seq:
+                bursts.append(Burst(tuple(group)))
+                group = []
+            group.append(t)
+            last_seq = seq
+        if group:
+            bursts.append(Burst(tuple(group)))
+        q = ex.question
+        item = Exchange(
+            self.file, q.session_id, q.line, q, tuple(bursts),
+            tuple(sorted(ex.replies, key=lambda r: r.line)), tuple(ex.evidence),
+            ex.tool_results, ex.end_line, still_open,
+        )
+        if ex.fresh:
+            ex.fresh = False  # an exchange emitted open at the end counts once
+            self.exchange_count += 1
+            self._acc(q.session_id).exchanges += 1
+        if not still_open:
+            self.exchange = None
+        if q.line < self.open_line:
+            return []  # closed, and emitted as such, by an earlier scan
+        return [item]
+
+    def _settle(self) -> list:
+        """Pending queued text that was never repeated is typed text of its own."""
+        items: list = []
+        while self.pending:
+            # One at a time: the rest stay visible to _prune while placing.
+            p = self.pending.pop(0)
+            items += self._place(p.typed, p.offset, p.seq)
+        return items
+
+    def _arrive(self, t: Typed, offset: int) -> list:
+        """A typed message from a user record or a queued_command."""
+        key = dedupe_key(t.text)
+        if self.exchange is not None and key in self.exchange.queued_keys:
+            return []  # the same queued text, written a second time
+        match = next((p for p in self.pending if p.key == key), None)
+        items: list = []
+        if match is not None:
+            # The queue is FIFO: what was queued before the repeated item has
+            # been delivered or dropped without a repeat, so it settles now,
+            # in the exchange it was typed in; what was queued after waits.
+            while self.pending[0] is not match:
+                p = self.pending.pop(0)
+                items += self._place(p.typed, p.offset, p.seq)
+            self.pending.pop(0)
+            if match.typed.line in self.known:
+                # An earlier (final) scan reported this text under the
+                # enqueue's line: the repeat is not news.
+                self.known.add(t.line)
+                self.reported.add(t.line)
+        else:
+            items += self._settle()
+        return items + self._place(t, offset, self.seq)
+
+    def _enqueue(self, t: Typed, offset: int) -> list:
+        key = dedupe_key(t.text)
+        ex = self.exchange
+        if ex is not None and key in ex.queued_keys:
+            return []
+        anchor = self._anchor(ex.anchor if ex else (offset, t.line - 1))
+        self.pending.append(_Pending(t, offset, key, self.seq, anchor))
+        items: list = []
+        while len(self.pending) > MAX_PENDING:
+            p = self.pending.pop(0)
+            items += self._place(p.typed, p.offset, p.seq)
+        return items
+
+    def _client_text(self, kind: str, text: str, line: int) -> None:
+        if self._new(line):
+            bump(self.client, kind)
+        ex = self.exchange
+        if ex is None or kind == "sidechain":
+            return
+        ex.end_line = max(ex.end_line, line)
+        if kind == "tool-result":
+            ex.tool_results += 1
+        else:
+            ex.evidence.append(Evidence(kind, text, line))
+
+    # ----- messages ------------------------------------------------------------
+    def _finish(self, m: Merged) -> None:
+        self.done[m.key] = None
+        if len(self.done) > _RECENT:
+            self.done.popitem(last=False)
+        reply = m.reply()
+        ex = self.exchange
+        if ex is not None and m.exchange_id == ex.id:
+            ex.replies.append(reply)
+        if self._new(m.line):
+            self._acc(m.session).add(m, reply)
+
+    def _assistant(self, record: dict, line: int, offset: int) -> None:
+        message = record["message"]
+        side = self.sidechain or bool(record.get("isSidechain"))
+        model = _str(message.get("model"))
+        if not side and (model == "<synthetic>" or record.get("isApiErrorMessage")):
+            kind = "api-error" if record.get("isApiErrorMessage") else "synthetic"
+            text = Merged((), None, "", line, offset, None)
+            text.add(record, message)
+            self._client_text(kind, text.reply().text, line)
+            return
+        ex = None if side else self.exchange
+        if not side:
+            self.seq += 1
+            if ex is not None:
+                ex.end_line = max(ex.end_line, line)
+        mid = _str(message.get("id")) or _str(record.get("requestId")) or _str(record.get("uuid")) or f"line {line}"
+        key = (ex.id if ex else None, side, mid)
+        if key in self.done:
+            return  # a late sibling of a finished message: its usage was counted
+        m = self.msgs.get(key)
+        if m is None:
+            m = self.msgs[key] = Merged(key, key[0], self._sid(record), line, offset, _str(message.get("id")))
+        self.msgs.move_to_end(key)
+        m.add(record, message)
+        while len(self.msgs) > MAX_OPEN:
+            self._finish(self.msgs.popitem(last=False)[1])
+
+    # ----- queue and attachments -------------------------------------------------
+    def _queue(self, record: dict, line: int, offset: int) -> list:
+        if record.get("operation") != "enqueue" or self.sidechain:
+            return []  # dequeue/remove/popAll repeat or drop what enqueue wrote
+        content = record.get("content")
+        if content is None:
+            return []
+        v = classify_queued(content, record.get("origin"), has_origin="origin" in record, source="enqueue")
+        if not v.typed:
+            self._client_text(v.kind, v.text, line)
+            return []
+        return self._enqueue(self._typed(record, line, "enqueue", v.text, True), offset)
+
+    def _attachment(self, record: dict, line: int, offset: int) -> list:
+        att = record["attachment"]
+        if att.get("type") != "queued_command" or self.sidechain or record.get("isSidechain"):
+            return []
+        v = classify_queued(att.get("prompt"), att.get("origin"), has_origin="origin" in att, source="queued_command")
+        if v.typed and (att.get("isMeta") or record.get("isMeta")):
+            self._client_text("meta", v.text, line)
+            return []
+        if not v.typed:
+            self._client_text(v.kind, v.text, line)
+            return []
+        text = v.text
+        if att.get("commandMode") == "bash" and not text.startswith("!"):
+            text = "!" + text
+        ts = record.get("timestamp") or att.get("timestamp")
+        return self._arrive(self._typed(record, line, "queued_command", text, True, ts), offset)
+
+    # ----- entry points -----------------------------------------------------------
+    def _switch(self, record: dict) -> list:
+        sid = _str(record.get("sessionId"))
+        if sid is None or sid == self.session:
+            return []
+        items: list = []
+        if self.session is not None:
+            items = self._end_session()
+        self.session = sid
+        return items
+
+    def _end_session(self) -> list:
+        items = self._settle() + self._close()
+        for key in list(self.msgs):
+            self._finish(self.msgs.pop(key))
+        self._prune()
+        return items
+
+    def feed(self, line: int, offset: int, record: dict) -> list:
+        """Take one shape-checked record; return the items it completes."""
+        self.line = line
+        items = self._switch(record)
+        kind = record.get("type")
+        ts = _str(record.get("timestamp"))
+        if ts and self._new(line):
+            self._acc(self._sid(record)).seen(ts)
+        if kind == "user":
+            v = classify(record, sidechain=self.sidechain)
+            if v is not None and v.typed:
+                t = self._typed(record, line, v.source, v.text, v.queued)
+                items += self._arrive(t, offset)
+            elif v is not None:
+                self._client_text(v.kind, v.text, line)
+        elif kind == "assistant":
+            self._assistant(record, line, offset)
+        elif kind == "queue-operation":
+            items += self._queue(record, line, offset)
+        elif kind == "attachment":
+            items += self._attachment(record, line, offset)
+        elif kind == "system" and record.get("subtype") == "compact_boundary":
+            if not self.sidechain and not record.get("isSidechain"):
+                self._client_text("compact-boundary", _str(record.get("content")) or "", line)
+        return items
+
+    def finish(self, final: bool) -> list:
+        """End of the readable file. ``final`` settles pending queued text.
+
+        The resume point is taken before settling, so a later scan re-reads
+        what was settled here and recognises its repeats.
+        """
+        self.resume = self._resume_point()
+        items = self._settle() if final else []
+        for key in [k for k, m in self.msgs.items() if self.exchange is None or m.exchange_id != self.exchange.id]:
+            self._finish(self.msgs.pop(key))
+        items += self._close(still_open=True)
+        for key in list(self.msgs):
+            self._finish(self.msgs.pop(key))
+        return items
+
+    def _anchor(self, own: tuple) -> tuple:
+        # What happens from here on depends on the queued texts still pending
+        # (a later record may repeat one of them), so a re-read must start
+        # early enough to see them too.
+        return min([own] + [p.anchor for p in self.pending])
+
+    def _resume_point(self) -> tuple[int, int] | None:
+        """Where a later scan must start to rebuild what is still open."""
+        points = [p.anchor for p in self.pending]
+        points += [(m.offset, m.line - 1) for m in self.msgs.values()]
+        if self.exchange is not None:
+            points.append(self.exchange.anchor)
+        return min(points) if points else None
+
+    def pending_typed(self) -> tuple[Typed, ...]:
+        return tuple(p.typed for p in self.pending)
+
+    def emitted_since(self, line: int) -> tuple[int, ...]:
+        return tuple(sorted(n for n in self.reported if n > line))
+
+    def session_stats(self) -> tuple[SessionStats, ...]:
+        return tuple(a.stats(sid, self.file) for sid, a in self.accs.items())

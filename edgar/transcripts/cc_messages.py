@@ -1,0 +1,137 @@
+"""Merging the streamed records of one assistant API message.
+
+Claude Code writes one content block per ``assistant`` record; the records of
+one API message share ``message.id`` (and ``requestId``) and are not always
+adjacent. Pure; never raises on odd field types.
+
+Guarantees: blocks are ordered by ``apiBlockIndex`` when every block carries
+one, else by file order; an exact repeat of a block (same type and id or
+text, as a resume re-appends) is kept once; usage is the per-field maximum of
+the records (siblings repeat or grow the counters, a sum would double count);
+thinking is kept apart from the answer text; tool uses are kept by name only.
+``Tally`` adds finished messages up per session: there, different messages
+are summed. Counters keep at most MAX_KINDS labels (files can invent many).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .cc_types import Reply, SessionStats, Usage
+
+TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+MAX_KINDS = 100  # distinct labels kept in a counter
+
+
+def bump(counter: Counter, key: str) -> None:
+    key = key[:64]  # labels come from the file: keep them short
+    if key in counter or len(counter) < MAX_KINDS:
+        counter[key] += 1
+    else:
+        counter["<other>"] += 1
+
+
+def text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def count_of(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def usage_of(message: dict) -> Usage:
+    u = message.get("usage")
+    if not isinstance(u, dict):
+        return Usage()
+    return Usage(
+        count_of(u.get("input_tokens")),
+        count_of(u.get("output_tokens")),
+        count_of(u.get("cache_creation_input_tokens")),
+        count_of(u.get("cache_read_input_tokens")),
+    )
+
+
+@dataclass
+class Merged:
+    """One API message while its records are still arriving."""
+
+    key: tuple
+    exchange_id: int | None
+    session: str
+    line: int
+    offset: int
+    message_id: str | None
+    model: str | None = None
+    blocks: list = field(default_factory=list)  # (index|None, order, type, value)
+    seen: set = field(default_factory=set)
+    usage: Usage = Usage()
+
+    def add(self, record: dict, message: dict) -> None:
+        self.model = self.model or text_or_none(message.get("model"))
+        self.usage = self.usage.max(usage_of(message))
+        index = record.get("apiBlockIndex")
+        index = index if isinstance(index, int) and not isinstance(index, bool) else None
+        content = message.get("content")
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        for block in content if isinstance(content, list) else ():
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text":
+                value = text_or_none(block.get("text"))
+            elif kind == "thinking":
+                value = text_or_none(block.get("thinking"))
+            elif kind in TOOL_BLOCKS:
+                value = text_or_none(block.get("name"))
+            else:
+                continue
+            if value is None:
+                continue
+            ident = (kind, text_or_none(block.get("id")) or value)
+            if ident in self.seen:  # a resume re-appends records already seen
+                continue
+            self.seen.add(ident)
+            self.blocks.append((index, len(self.blocks), kind, value))
+
+    def reply(self) -> Reply:
+        blocks = self.blocks
+        if blocks and all(b[0] is not None for b in blocks):
+            blocks = sorted(blocks, key=lambda b: (b[0], b[1]))
+        text = "\n".join(v for _, _, k, v in blocks if k == "text" and v.strip())
+        thinking = "\n".join(v for _, _, k, v in blocks if k == "thinking" and v.strip())
+        tools = tuple(v for _, _, k, v in blocks if k in TOOL_BLOCKS)
+        return Reply(self.message_id, self.model, text, thinking, tools, self.usage, self.line)
+
+
+@dataclass
+class Tally:
+    """What one scan counted for one session."""
+
+    typed: int = 0
+    exchanges: int = 0
+    messages: int = 0
+    tools: Counter = field(default_factory=Counter)
+    models: Counter = field(default_factory=Counter)
+    usage: Usage = Usage()
+    first: str | None = None
+    last: str | None = None
+
+    def seen(self, timestamp: str) -> None:
+        self.first = self.first or timestamp
+        self.last = timestamp
+
+    def add(self, m: Merged, reply: Reply) -> None:
+        self.messages += 1
+        self.usage = self.usage.plus(m.usage)
+        for tool in reply.tools:
+            bump(self.tools, tool)
+        if m.model and m.model != "<synthetic>":
+            bump(self.models, m.model)
+
+    def stats(self, session_id: str, file: str) -> SessionStats:
+        return SessionStats(
+            session_id, file, self.typed, self.exchanges, self.messages, dict(self.tools),
+            dict(self.models), self.usage, self.first, self.last,
+        )

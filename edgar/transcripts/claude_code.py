@@ -1,0 +1,253 @@
+"""A pure, streaming reader of Claude Code JSONL transcripts.
+
+File in, records and exchanges out. See docs/claude-code-import.md for the tour.
+
+Guarantees:
+- Read-only: the file is opened ``rb`` and never written, moved or locked;
+  nothing is printed. ``scan_stream`` works on any binary file object.
+- Streaming: memory does not grow with the file; it is bounded by the longest
+  line (``max_line``, longer lines are skipped unread) and the open exchange.
+- Never raises on content: invalid JSON, a torn last line, NUL bytes, a
+  record without ``type`` or ``uuid``, ``message`` that is not an object,
+  ``content`` of the wrong type, a line over the limit: each is skipped and
+  yielded as ``Malformed(file, line, reason)``; its neighbours are read as if
+  it were not there. Missing timestamps, unknown block types and stripped
+  NUL padding keep the record and are yielded as ``Anomaly``; unknown record
+  types are counted in ``ScanResult.unknown_types``.
+- Who typed what: ``cc_classify`` (markers first, text rules only without
+  markers); sidechain files (``agent-*.jsonl``, ``subagents/``) yield no
+  ``Typed`` at all.
+- Items are yielded in the order they complete: ``Typed``, ``Exchange``,
+  ``Malformed``, ``Anomaly``; the last item is always a ``ScanResult``.
+
+Resumable scans. ``ScanResult.mark`` records the file's size, mtime and
+first bytes, the byte offset after the last whole line, and where the state
+still open at the end begins: the open exchange, or earlier if a queued
+message that was pending when it opened (or is still pending) came before it.
+``scan(path, mark)`` re-reads from there to rebuild that state and reports
+nothing twice: typed messages it reported are suppressed, exchanges already
+emitted closed are not emitted again, and counts cover only new lines. The
+exchange still open at the end is emitted with ``open=True`` and emitted
+again, complete, by the next scan under the same (file, line) key.
+A last line without its newline is not consumed, so a later scan reads it
+once it is whole: if it does not parse it is reported as torn; if it parses,
+a final scan uses it and a non-final one leaves it for later. A file that shrank or whose
+first bytes changed is read again from the start (``ScanResult.restarted``).
+``final=False`` leaves queued text that no record has repeated yet pending
+(``ScanResult.pending``): with it, any split of a file into scans yields
+exactly the typed messages and exchanges of one scan. ``final=True`` (the
+default) takes the end of the file as the end of the session and reports
+that text; if the file grows later, no typed text is reported twice, though
+a repeat may then be reported under the enqueue's line rather than its own.
+Session stats count each API message in the scan that reads its first
+record; a message still streaming when a scan ends keeps the usage seen so far.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import PurePath
+from typing import BinaryIO, Iterable, Iterator, Union
+
+from .cc_classify import Verdict, classify, classify_queued
+from .cc_exchanges import Builder
+from .cc_lines import BLANK, MAX_LINE, head_digest, read_lines
+from .cc_messages import bump
+from .cc_text import dedupe_key, message_text, strip_elements
+from .cc_types import (
+    Anomaly, Burst, Evidence, Exchange, Malformed, Reply, ScanMark, ScanResult,
+    SessionStats, Typed, Usage,
+)
+
+__all__ = [
+    "Anomaly", "Burst", "Evidence", "Exchange", "Malformed", "Reply", "ScanMark", "ScanResult",
+    "SessionStats", "Typed", "Usage", "Verdict", "classify", "classify_queued", "dedupe_key",
+    "message_text", "strip_elements", "read_lines", "scan", "scan_stream", "summarize",
+    "is_sidechain_path", "check_record", "MAX_LINE",
+]
+
+Item = Union[Typed, Exchange, Malformed, Anomaly, ScanResult]
+
+HEAD = 4096  # bytes hashed to recognise the same file on resume
+
+KNOWN_TYPES = frozenset({
+    "user", "assistant", "system", "attachment", "progress", "summary", "file-history-snapshot",
+    "queue-operation", "last-prompt", "ai-title", "custom-title", "agent-name", "agent-setting",
+    "agent-color", "tag", "mode", "permission-mode", "atis-latch", "isolation-latch", "pr-link",
+    "bridge-session", "worktree-state", "file-history-delta", "attribution-snapshot",
+    "content-replacement", "cost-state", "ended", "relocated",
+})
+_BLOCKS = {
+    "user": frozenset({"text", "image", "document", "tool_result"}),
+    "assistant": frozenset({
+        "text", "thinking", "redacted_thinking", "tool_use", "server_tool_use",
+        "web_search_tool_result", "advisor_tool_result", "mcp_tool_use", "mcp_tool_result",
+    }),
+}
+
+
+def is_sidechain_path(path: str) -> bool:
+    """``agent-*.jsonl`` next to sessions, or anything under ``subagents/``."""
+    p = PurePath(path)
+    return p.name.startswith("agent-") or "subagents" in p.parts[:-1]
+
+
+def check_record(value: object) -> tuple[str | None, list[str]]:
+    """(reason to skip the record, or None; oddities of a kept record)."""
+    if not isinstance(value, dict):
+        return "not a JSON object", []
+    kind = value.get("type")
+    if not isinstance(kind, str):
+        return "no record type", []
+    odd: list[str] = []
+    if kind in ("user", "assistant"):
+        if not isinstance(value.get("uuid"), str):
+            return "no uuid", []
+        message = value.get("message")
+        if not isinstance(message, dict):
+            return "message is not an object", []
+        content = message.get("content")
+        if not isinstance(content, (str, list)):
+            return "content of the wrong type", []
+        if not isinstance(value.get("timestamp"), str):
+            odd.append("no timestamp")
+        for block in content if isinstance(content, list) else ():
+            if not isinstance(block, dict):
+                odd.append("content block is not an object")
+                continue
+            btype = block.get("type")
+            if not isinstance(btype, str) or btype not in _BLOCKS[kind]:  # (lists are unhashable)
+                odd.append(f"unknown block type {str(btype)[:40]!r}")
+    elif kind == "queue-operation":
+        if not isinstance(value.get("operation"), str):
+            return "queue operation without an operation", []
+        if not isinstance(value.get("content"), (str, list, type(None))):
+            return "queue content of the wrong type", []
+    elif kind == "attachment" and not isinstance(value.get("attachment"), dict):
+        return "attachment is not an object", []
+    return None, odd
+
+
+def _empty(file: str, mark: ScanMark, restarted: bool = False) -> ScanResult:
+    return ScanResult(file, 0, 0, 0, 0, 0, (), {}, {}, (), mark, restarted)
+
+
+def scan_stream(
+    f: BinaryIO,
+    file: str,
+    mark: ScanMark | None = None,
+    *,
+    final: bool = True,
+    sidechain: bool | None = None,
+    size: int | None = None,
+    mtime_ns: int = 0,
+    max_line: int = MAX_LINE,
+) -> Iterator[Item]:
+    """Scan an open binary file; ``file`` is the name reported in every item."""
+    side = is_sidechain_path(file) if sidechain is None else sidechain
+    if size is None:
+        try:
+            size = os.fstat(f.fileno()).st_size
+        except (AttributeError, OSError, ValueError):
+            size = -1  # unknown (e.g. BytesIO): the mark cannot short-cut
+    restarted = False
+    if mark is not None:
+        fits = size < 0 or mark.offset <= size
+        if fits and mark.head_len:
+            fits = head_digest(f, mark.head_len) == mark.head
+        if not fits:
+            mark, restarted = None, True
+        elif size >= 0 and (size, mtime_ns) == (mark.size, mark.mtime_ns) and mark.final and final:
+            yield _empty(file, mark)
+            return
+    m = mark or ScanMark()
+    after = m.line
+    builder = Builder(
+        file, sidechain=side, default_session=PurePath(file).stem, after_line=after,
+        emitted=m.emitted, session_id=m.session_id, open_line=m.open_line,
+    )
+    end_offset, end_line = (m.resume_offset, m.resume_line) if mark else (0, 0)
+    lines = malformed = anomalies = 0
+    unknown: Counter = Counter()
+    for ln in read_lines(f, file, end_offset, end_line, max_line):
+        new = ln.number > after
+        if ln.end > ln.start:  # a torn last line is not consumed
+            end_offset, end_line = ln.end, ln.number
+            lines += new
+        value = ln.value
+        if value is BLANK or (not ln.terminated and not final and not isinstance(value, Malformed)):
+            continue  # an unterminated last line waits for its newline unless final
+        if isinstance(value, Malformed):
+            if new:
+                malformed += 1
+                yield value
+            continue
+        problem, odd = check_record(value)
+        if problem is not None:
+            if new:
+                malformed += 1
+                yield Malformed(file, ln.number, problem)
+            continue
+        if ln.nul_stripped:
+            odd.append("NUL bytes stripped")
+        if new:
+            for reason in odd:
+                anomalies += 1
+                yield Anomaly(file, ln.number, reason)
+            if value["type"] not in KNOWN_TYPES:
+                bump(unknown, value["type"][:64])
+        yield from builder.feed(ln.number, ln.start, value)
+    yield from builder.finish(final)
+    resume_offset, resume_line = min(builder.resume or (end_offset, end_line), (end_offset, end_line))
+    head_len = min(HEAD, end_offset)
+    open_ex = builder.exchange
+    new_mark = ScanMark(
+        size=max(size, 0), mtime_ns=mtime_ns, offset=end_offset, line=end_line,
+        resume_offset=resume_offset, resume_line=resume_line,
+        emitted=builder.emitted_since(resume_line), session_id=builder.session,
+        head=head_digest(f, head_len) if head_len else "", head_len=head_len, final=final,
+        open_line=open_ex.question.line if open_ex else 0,
+    )
+    yield ScanResult(
+        file, lines, malformed, anomalies, builder.typed_count, builder.exchange_count,
+        builder.session_stats(), dict(builder.client), dict(unknown),
+        () if final else builder.pending_typed(), new_mark, restarted,
+    )
+
+
+def scan(
+    path: str | os.PathLike,
+    mark: ScanMark | None = None,
+    *,
+    final: bool = True,
+    sidechain: bool | None = None,
+    max_line: int = MAX_LINE,
+) -> Iterator[Item]:
+    """Scan a transcript file (opened read-only); see the module docstring."""
+    name = os.fspath(path)
+    with open(name, "rb") as f:
+        st = os.fstat(f.fileno())
+        yield from scan_stream(
+            f, name, mark, final=final, sidechain=sidechain, size=st.st_size,
+            mtime_ns=st.st_mtime_ns, max_line=max_line,
+        )
+
+
+def summarize(results: Iterable[ScanResult]) -> dict:
+    """The import summary over many files' ScanResults."""
+    files = lines = malformed = exchanges = typed = 0
+    sessions: set[str] = set()
+    client: Counter = Counter()
+    for r in results:
+        files += 1
+        lines += r.lines
+        malformed += r.malformed
+        exchanges += r.exchanges
+        typed += r.typed
+        sessions.update(s.session_id for s in r.sessions)
+        client.update(r.client_messages)
+    return {
+        "files": files, "lines": lines, "malformed": malformed, "sessions": len(sessions),
+        "exchanges": exchanges, "typed_messages": typed, "client_messages": dict(client),
+    }
