@@ -11,12 +11,14 @@ How `redact.py` uses a rule:
   boundary: the character before it is not `[A-Za-z0-9_]`, or is the `n`/`t`/`r` of a JSON escape
   (`"\\nghp_…"` in a session-log line).
 * A *mid* trigger (`back > 0`) sits inside the token (Telegram's `:AA`, Mailchimp's `-us`); the
-  pattern is searched from up to `back` characters earlier and must cover the trigger.
+  pattern is tried from word starts up to `back` characters earlier and must cover the trigger,
+  so what comes before a mid trigger has a bounded length (`{30,86}`, not `{30,}`).
 * Every match must end on a boundary (the next character is not `[A-Za-z0-9]`), and its body
   (the match minus a head trigger) passes `check`: `mixed` (a digit, or upper and lower case —
   ordinary lower-case words never qualify), `random` (stricter, for short or word-like prefixes),
   `hexfree` (`mixed`, plus a letter outside a-f so a hex digest that happens to start with the
-  prefix is left alone), `digit`, `percent`, or `None` (the pattern is specific enough).
+  prefix is left alone), `digit`, `cased` (digits and both cases), `twitter` (a URL-encoded
+  character, or a long random body), or `None` (the pattern is specific enough).
 * A named group `s` marks the secret inside a longer match (`AccountKey=<s>`): only `s` is
   replaced.
 
@@ -69,14 +71,16 @@ RULES: tuple[Rule, ...] = (
     R("digitalocean-token", "dop_v1_ doo_v1_ dor_v1_", r"do[opr]_v1_[a-f0-9]{64,}"),
     R("cloudflare-origin-ca-key", "v1.0-", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{100,}"),
     R("heroku-key", "HRKU-", r"HRKU-[A-Za-z0-9_-]{40,}"),
-    R("vercel-token", "vcp_ vci_ vca_ vcr_ vck_", r"vc[pciark]_[A-Za-z0-9]{24,}"),
+    R("vercel-token", "vcp_ vci_ vca_ vcr_ vck_", r"vc[piark]_[A-Za-z0-9]{24,}"),
     R("netlify-token", "nfp_ nfc_ nfo_", r"nf[pco]_[A-Za-z0-9]{30,}"),
-    R("flyio-token", "fo1_ fm1a_ fm1r_ fm2_",
-      r"(?:fo1_[A-Za-z0-9_-]{40,}|fm[12][ar]?_[A-Za-z0-9+/]{60,}={0,3}(?:,fm[12][ar]?_[A-Za-z0-9+/]+={0,3})*)"),
+    R("flyio-token", "fo1_ fm1 fm2",
+      r"(?:fo1_[A-Za-z0-9_-]{40,}"
+      r"|fm[12][ar]?_[A-Za-z0-9+/]{60,}={0,3}(?:,fm[12][ar]?_[A-Za-z0-9+/]+={0,3})*)"),
     R("render-key", "rnd_", r"rnd_[A-Za-z0-9]{24,}"),
     R("supabase-key", "sbp_ sb_secret_ sb_publishable_",
       r"(?:sbp_(?:oauth_)?[a-f0-9]{40,}|sb_(?:secret|publishable)_[A-Za-z0-9_-]{20,})"),
-    R("planetscale-token", "pscale_tkn_ pscale_oauth_ pscale_pw_", r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{30,}"),
+    R("planetscale-token", "pscale_tkn_ pscale_oauth_ pscale_pw_",
+      r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{30,}"),
     R("neon-key", "napi_", r"napi_[a-z0-9]{50,}"),
     R("aiven-password", "AVNS_", r"AVNS_[A-Za-z0-9_-]{20,}"),
     R("appwrite-key", "standard_", r"standard_[a-f0-9]{100,}"),
@@ -130,7 +134,7 @@ RULES: tuple[Rule, ...] = (
       r"AGE-(?:SECRET-KEY|PLUGIN-[A-Z0-9]+)-1[A-Z0-9]{40,}"),
     # --- chat, mail, messaging -------------------------------------------------------------
     R("slack-token", "xoxb- xoxp- xoxa- xoxr- xoxs- xoxo- xoxe- xoxe.",
-      r"xox[bpaesor](?:-|\.xox[bp]-)[A-Za-z0-9-]{10,}"),
+      r"(?:xox[bpaesor]-|xoxe\.xox[bp]-)[A-Za-z0-9-]{10,}"),
     R("slack-token", "xapp-", r"xapp-[0-9]-[A-Za-z0-9-]{10,}"),
     R("slack-webhook", "hooks.slack.com/",
       r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{20,}", check=None),
@@ -144,19 +148,20 @@ RULES: tuple[Rule, ...] = (
     R("twilio-key", "SK", r"SK[0-9a-f]{32,}"),
     R("twilio-account-sid", "AC", r"AC[0-9a-f]{32,}"),
     R("sendgrid-key", "SG.", r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{30,}"),
-    R("mailgun-key", "key- pubkey-", r"(?:pub)?key-[0-9a-f]{32,}"),
+    R("mailgun-key", "key- pubkey-", r"(?:pub)?key-[0-9a-z]{32,}"),
     R("mailchimp-key", "-us", r"[0-9a-f]{32}-us[0-9]{1,2}", back=32),
     R("mandrill-key", "md-", r"md-[A-Za-z0-9_-]{22,}", check="random"),
     R("brevo-key", "xkeysib- xsmtpsib-", r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16,}"),
     R("resend-key", "re_", r"re_[A-Za-z0-9_]{20,}", check="random"),
     # --- payments and commerce -------------------------------------------------------------
-    R("stripe-key", "sk_live_ sk_test_ sk_prod_ rk_live_ rk_test_ rk_prod_ pk_live_ pk_test_",
+    R("stripe-key", "sk_live_ sk_test_ sk_prod_ rk_live_ rk_test_ rk_prod_ pk_live_ pk_test_ pk_prod_",
       r"[srp]k_(?:live|test|prod)_[A-Za-z0-9]{10,}"),
     R("stripe-webhook-secret", "whsec_", r"whsec_[A-Za-z0-9+/=]{20,}"),
     R("square-token", "sq0atp- sq0csp-", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{20,}"),
     R("square-token", "EAAA", r"EAAA[A-Za-z0-9_-]{56,}"),
     R("facebook-token", "EAA", r"EAA[A-Za-z0-9]{90,}"),
-    R("braintree-token", "access_token$", r"access_token\$(?:production|sandbox|development)\$[A-Za-z0-9$]{20,}"),
+    R("braintree-token", "access_token$",
+      r"access_token\$(?:production|sandbox|development)\$[A-Za-z0-9$]{20,}"),
     R("shopify-token", "shpat_ shpss_ shpca_ shppa_", r"shp(?:at|ss|ca|pa)_[A-Fa-f0-9]{32,}"),
     R("woocommerce-key", "ck_ cs_", r"c[ks]_[a-f0-9]{40,}"),
     R("razorpay-key", "rzp_live_ rzp_test_", r"rzp_(?:live|test)_[A-Za-z0-9]{14,}"),
@@ -197,28 +202,31 @@ RULES: tuple[Rule, ...] = (
     R("modal-token", "ak- as-", r"a[ks]-[A-Za-z0-9]{20,}", check="random"),
     R("brave-search-key", "BSA", r"BSA[A-Za-z0-9_-]{25,}", check="random"),
     R("anyscale-key", "esecret_", r"esecret_[A-Za-z0-9]{20,}"),
-    R("cohere-key", "co-", r"co-[A-Za-z0-9]{40,}", check="random"),
     # --- productivity, analytics, monitoring -----------------------------------------------
     R("linear-key", "lin_api_ lin_oauth_", r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}"),
     R("notion-token", "secret_ ntn_", r"(?:secret|ntn)_[A-Za-z0-9]{40,}", check="random"),
     R("airtable-token", "pat", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64,}"),
+    # the legacy key is exactly "key" and 14 characters: mixed case and digits keep words out
+    R("airtable-key", "key", r"key[A-Za-z0-9]{14}", check="cased"),
+    R("intercom-token", "dG9rO", r"dG9rO[A-Za-z0-9+/=_-]{40,}"),  # base64 of "tok:"
     R("figma-token", "figd_ figu_ figo_", r"fig[duo]_[A-Za-z0-9_-]{30,}"),
     R("clickup-token", "pk_", r"pk_[0-9]{4,}_[A-Z0-9]{30,}"),
-    R("hubspot-token", "pat-na1- pat-eu1-", r"pat-(?:na|eu)[0-9]-[0-9a-f-]{36,}"),
+    R("hubspot-token", "pat-na1- pat-eu1-", r"pat-(?:na|eu)1-[0-9a-f-]{36,}"),
     R("typeform-token", "tfp_", r"tfp_[A-Za-z0-9_.=-]{40,}"),
     R("contentful-token", "CFPAT-", r"CFPAT-[A-Za-z0-9_-]{40,}"),
     R("frameio-token", "fio-u-", r"fio-u-[A-Za-z0-9_=-]{40,}"),
     R("adobe-secret", "p8e-", r"p8e-[A-Za-z0-9]{32,}"),
     R("pinterest-token", "pina_", r"pina_[A-Za-z0-9]{32,}"),
     R("instagram-token", "IGQV", r"IGQV[A-Za-z0-9_-]{100,}"),
-    R("twitter-bearer-token", "AAAAAAAAAAAAAAAAAAAAA", r"A{20,}[A-Za-z0-9%]{30,}", check="percent"),
+    R("twitter-bearer-token", "AAAAAAAAAAAAAAAAAAAAA", r"A{21}[A-Za-z0-9%]{30,}", check="twitter"),
     R("mapbox-token", "sk.eyJ pk.eyJ tk.eyJ", r"[spt]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}"),
     R("dropbox-token", "sl.", r"sl\.[A-Za-z0-9_.-]{100,}", check="random"),
-    R("grafana-token", "glc_ glsa_", r"(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32,}_[A-Fa-f0-9]{8})"),
+    R("grafana-token", "glc_ glsa_",
+      r"(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32,}_[A-Fa-f0-9]{8})"),
     R("grafana-key", "eyJrIjoi", r"eyJrIjoi[A-Za-z0-9+/]{40,}={0,2}"),
     R("newrelic-key", "NRAK- NRII- NRJS- NRRA- NRAA- NRSP-", r"NR(?:AK|II|JS|RA|AA|SP)-[A-Za-z0-9]{19,}"),
     R("newrelic-license-key", "NRAL", r"[a-f0-9]{36}NRAL", back=36),
-    R("sentry-token", "sntrys_ sntryu_ sntryi_", r"sntry[a-z]_[A-Za-z0-9+/=_]{40,}"),
+    R("sentry-token", "sntrys_ sntryu_ sntryi_", r"sntry[usi]_[A-Za-z0-9+/=_]{40,}"),
     R("dynatrace-token", "dt0", r"dt0[a-z][0-9]{2}\.[A-Za-z0-9]{20,}\.[A-Za-z0-9]{40,}"),
     R("postman-key", "PMAK- PMAT-", r"PMA[KT]-[A-Za-z0-9-]{24,}"),
     R("posthog-key", "phx_ phc_", r"ph[xc]_[A-Za-z0-9]{32,}"),
@@ -234,7 +242,7 @@ RULES: tuple[Rule, ...] = (
     R("stytch-secret", "secret-live- secret-test-", r"secret-(?:live|test)-[A-Za-z0-9_=-]{30,}"),
     R("adafruit-key", "aio_", r"aio_[A-Za-z0-9]{28,}"),
     R("castai-key", "castai_v1_", r"castai_v1_[A-Za-z0-9]{64,}_[A-Za-z0-9]{8,}"),
-    R("definednetworking-token", "dnkey-", r"dnkey-[A-Za-z0-9=_-]{26,}-[A-Za-z0-9=_-]{40,}"),
+    R("definednetworking-token", "dnkey-", r"dnkey-[A-Za-z0-9=_-]{70,}"),
     R("authress-key", "sc_ ext_ scauth_ authress_",
       r"(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}"
       r"\.[A-Za-z0-9+/_=-]{30,}"),
@@ -259,7 +267,7 @@ TOKEN_WORDS = frozenset(
     " usertoken bottoken idtoken oauthtoken auth authorization bearer jwt cookie credential"
     " credentials creds cred secrets apikey accesskey secretkey privatekey masterkey signingkey"
     " encryptionkey licensekey appkey clientkey consumerkey accountkey subscriptionkey authkey"
-    " sessionkey sshkey webhookkey apisecret xsrf".split()
+    " sessionkey sshkey webhookkey apisecret".split()
 )
 # Words ending in one of these are compounds of a secret word (`githubtoken`, `mysecret`).
 COMPOUND_SUFFIXES = ("password", "passwd", "passphrase", "secret", "token")
@@ -274,19 +282,24 @@ KEY_MODIFIERS = frozenset(
     " org organization project rest sdk mobile partner merchant dev prod production live test"
     " sandbox user aes gpg pgp rsa ed25519 ecdsa token".split()
 )
-# Words before the secret word that make the name *not* a secret: public_key, cache_key,
+# The word just before the secret word makes the name *not* a secret: public_key, cache_key,
 # max_tokens, csrf_token, pad_token (a tokenizer's padding token), forgot_password ...
 NOT_SECRET_BEFORE = frozenset(
     "public pub publishable primary foreign sort partition cache idempotency dict hot hash lookup"
     " map object s3 row range composite unique natural surrogate sequence index idx group dedup"
-    " dedupe routing shard order compound cluster config setting settings field column attr"
+    " dedupe routing shard order compound cluster field column attr"
     " property prop json yaml translation i18n locale message label react list item node element"
-    " component csrf page next continuation cancel cancellation sync max min num total input output"
-    " prompt completion reasoning cached count pagination stop eos bos pad unk mask sep cls special"
-    " start end forgot reset forgotten is has use uses require requires enable enabled disable show"
-    " hide allow validate check get set verify generate with without no skip need needs should can"
-    " must save load read parse encode decode format print log redact strip remove delete clear"
-    " sample example dummy fake mock".split()
+    " component csrf xsrf page next continuation cancel cancellation sync max min num total input"
+    " output prompt completion reasoning cached count pagination stop eos bos pad unk mask sep cls"
+    " special start end forgot reset forgotten sample example dummy fake mock placeholder".split()
+)
+# The first word makes the name a predicate or an action, not a holder: is_secret,
+# has_password, get_token, validate_api_key ...
+NOT_SECRET_FIRST = frozenset(
+    "is has use uses require requires enable enabled disable show hide allow validate check get"
+    " set verify generate with without no skip need needs should can must save load read parse"
+    " encode decode format print log redact strip remove delete clear sample example dummy fake"
+    " mock".split()
 )
 # Words after the secret word that make the name describe the secret rather than hold it:
 # password_reset_url, token_count, KEY_LENGTH, SSH_AUTH_SOCK, PASSWORD_STORE_DIR ...
@@ -301,12 +314,13 @@ NOT_SECRET_AFTER = frozenset(
     " algorithm alg encoding bits created updated last at date time status state valid exists"
     " missing error errors message msg text title description placeholder sock socket store"
     " storage handler helper getter setter parser serializer service loader source sources"
-    " source_id cache table lifetime age uses rate".split()
+    " cache table lifetime age uses rate arn ref reference".split()
 )
 # Names that contain a secret word but are well-known non-secrets.
 NOT_SECRET_NAMES = frozenset("pwd oldpwd ssh_auth_sock gpg_agent_info".split())
 
 # Service names that prefix a generic family: SLACK_BOT_TOKEN -> [REDACTED:slack-token].
+SERVICE_ALIASES = {"dd": "datadog", "gh": "github", "hf": "huggingface", "az": "azure", "gcloud": "gcp"}
 SERVICES = tuple(
     """adafruit adobe airtable algolia alibaba anthropic artifactory asana atlassian auth0 aws azure
     beamer bitbucket bitly bittrex braintree brevo buildkite bugsnag circleci clickup cloudflare
@@ -314,7 +328,7 @@ SERVICES = tuple(
     deepgram deepseek digitalocean discord docker doppler dropbox dynatrace elastic etsy facebook
     fastly figma finicity finnhub firebase flickr fly freshbooks gcp gemini github gitlab gitter
     gocardless google grafana groq heroku hetzner honeycomb hubspot huggingface intercom jfrog jira
-    kraken kucoin launchdarkly line linear linkedin linode lob mailchimp mailgun mailjet mapbox
+    kraken kucoin launchdarkly linear linkedin linode lob mailchimp mailgun mailjet mapbox
     mattermost meraki messagebird mistral mixpanel mongodb netlify newrelic new_relic ngrok notion
     npm nuget nytimes okta openai openrouter opsgenie pagerduty paypal perplexity pinecone plaid
     postmark posthog pulumi pusher pypi rapidapi razorpay reddit redis replicate rollbar segment

@@ -1,0 +1,566 @@
+"""edgar.memory.redact: every family is caught in prose, code, logs and JSON; look-alikes are
+left byte for byte; URL passwords, key blocks and exact values; idempotence.
+
+Fake tokens are built here from random characters of each format's alphabet, so no string in
+this file is a live credential.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+
+import pytest
+
+from edgar.memory.redact import FAMILIES, MARK, Redactor, looks_secret_name, redact, secret_values
+from edgar.memory.secret_rules import RULES
+
+UP = string.ascii_uppercase
+LO = string.ascii_lowercase
+DIG = string.digits
+ALNUM = UP + LO + DIG
+HEX = "0123456789abcdef"
+B64 = ALNUM + "+/"
+URLSAFE = ALNUM + "_-"
+BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+RNG = random.Random(20251129)
+
+
+def r(alphabet: str, n: int) -> str:
+    """n random characters; at least one digit and both cases when the alphabet has them, so a
+    sample always looks like the real thing."""
+    while True:
+        s = "".join(RNG.choice(alphabet) for _ in range(n))
+        wants = [set(c) & set(alphabet) for c in (DIG, UP, LO)]
+        if all(not w or any(ch in w for ch in s) for w in wants) or n < 6:
+            return s
+
+
+def uuid() -> str:
+    return f"{r(HEX, 8)}-{r(HEX, 4)}-4{r(HEX, 3)}-a{r(HEX, 3)}-{r(HEX, 12)}"
+
+
+def plain(make):
+    """A sample whose whole text is the secret."""
+    return lambda: (lambda t: (t, t))(make())
+
+
+def framed(prefix: str, make, suffix: str = ""):
+    """A sample where only the part after `prefix` is the secret (AccountKey=<secret>)."""
+    return lambda: (lambda s: (prefix + s + suffix, s))(make())
+
+
+# family -> () -> (text to plant, the secret that must disappear)
+SAMPLES = {
+    "aws-access-key": plain(lambda: "AKIA" + r("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)),
+    "aws-bedrock-key": plain(lambda: "ABSKQmVkcm9ja0FQSUtleS" + r(B64, 110)),
+    "amazon-mws-token": plain(lambda: "amzn.mws." + uuid()),
+    "google-api-key": plain(lambda: "AIza" + r(URLSAFE, 35)),
+    "google-oauth-secret": plain(lambda: "GOCSPX-" + r(URLSAFE, 28)),
+    "google-oauth-token": plain(lambda: "ya29." + r(URLSAFE, 150)),
+    "google-refresh-token": plain(lambda: "1//0" + r(URLSAFE, 100)),
+    "firebase-fcm-key": plain(lambda: "AAAA" + r(URLSAFE, 7) + ":APA91b" + r(URLSAFE, 134)),
+    "azure-storage-key": framed("DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=",
+                                lambda: r(ALNUM, 86) + "==", ";EndpointSuffix=core.windows.net"),
+    "azure-sas-signature": framed("https://acct.blob.core.windows.net/c?sv=2022-11-02&sr=b&sig=",
+                                  lambda: r(ALNUM, 40) + "%2B" + r(ALNUM, 8) + "%3D"),
+    "azure-ad-client-secret": plain(lambda: r(ALNUM, 3) + "8Q~" + r(ALNUM + "~._-", 34)),
+    "azure-key": plain(lambda: r(ALNUM, 52) + "JQQJ99" + r(UP + DIG, 3) + "AZDO" + r(ALNUM, 4)),
+    "alibaba-access-key": plain(lambda: "LTAI" + r(ALNUM, 20)),
+    "tencent-secret-id": plain(lambda: "AKID" + r(ALNUM, 32)),
+    "yandex-key": plain(lambda: "AQVN" + r(URLSAFE, 36)),
+    "yandex-token": plain(lambda: "t1." + r(URLSAFE, 40) + "." + r(URLSAFE, 86)),
+    "scaleway-key": plain(lambda: "SCW" + r(UP + DIG, 17)),
+    "digitalocean-token": plain(lambda: "dop_v1_" + r(HEX, 64)),
+    "cloudflare-origin-ca-key": plain(lambda: "v1.0-" + r(HEX, 24) + "-" + r(HEX, 146)),
+    "heroku-key": plain(lambda: "HRKU-AA" + r(URLSAFE, 58)),
+    "vercel-token": plain(lambda: "vcp_" + r(ALNUM, 56)),
+    "netlify-token": plain(lambda: "nfp_" + r(ALNUM, 40)),
+    "flyio-token": plain(lambda: "fm2_" + r(B64, 160) + "=="),
+    "render-key": plain(lambda: "rnd_" + r(ALNUM, 32)),
+    "supabase-key": plain(lambda: "sbp_" + r(HEX, 40)),
+    "planetscale-token": plain(lambda: "pscale_tkn_" + r(URLSAFE, 43)),
+    "neon-key": plain(lambda: "napi_" + r(LO + DIG, 64)),
+    "aiven-password": plain(lambda: "AVNS_" + r(URLSAFE, 24)),
+    "appwrite-key": plain(lambda: "standard_" + r(HEX, 256)),
+    "backblaze-key": plain(lambda: "K00" + r(ALNUM, 28)),
+    "tailscale-key": plain(lambda: "tskey-auth-" + r(ALNUM, 17) + "-" + r(ALNUM, 33)),
+    "databricks-token": plain(lambda: "dapi" + r(HEX, 32)),
+    "clickhouse-key": plain(lambda: "4b1d" + r(ALNUM, 38)),
+    "salesforce-token": plain(lambda: "00D" + r(ALNUM, 15) + "!" + r(ALNUM + "._", 96)),
+    "elastic-key": plain(lambda: "essu_" + r(B64, 80)),
+    "portainer-token": plain(lambda: "ptr_" + r(B64, 44)),
+    "github-token": plain(lambda: "ghp_" + r(ALNUM, 36)),
+    "gitlab-token": plain(lambda: "glpat-" + r(URLSAFE, 20)),
+    "gitlab-session-cookie": framed("_gitlab_session=", lambda: r(LO + DIG, 32)),
+    "bitbucket-token": plain(lambda: "ATBB" + r(ALNUM, 32)),
+    "atlassian-token": plain(lambda: "ATATT3xFfGF0" + r(URLSAFE, 180)),
+    "trello-token": plain(lambda: "ATTA" + r(ALNUM, 64)),
+    "npm-token": plain(lambda: "npm_" + r(ALNUM, 36)),
+    "pypi-token": plain(lambda: "pypi-AgEIcHlwaS5vcmc" + r(URLSAFE, 120)),
+    "rubygems-token": plain(lambda: "rubygems_" + r(HEX, 48)),
+    "nuget-key": plain(lambda: "oy2" + r(LO + DIG, 43)),
+    "clojars-token": plain(lambda: "CLOJARS_" + r(LO + DIG, 60)),
+    "docker-token": plain(lambda: "dckr_pat_" + r(URLSAFE, 27)),
+    "artifactory-key": plain(lambda: "AKCp" + r(ALNUM, 69)),
+    "buildkite-token": plain(lambda: "bkua_" + r(HEX, 40)),
+    "circleci-token": plain(lambda: "CCIPAT_" + r(ALNUM, 22) + "_" + r(HEX, 40)),
+    "sonar-token": plain(lambda: "squ_" + r(HEX, 40)),
+    "sourcegraph-token": plain(lambda: "sgp_" + r(HEX, 16) + "_" + r(HEX, 40)),
+    "deepsource-token": plain(lambda: "dsp_" + r(ALNUM, 40)),
+    "deno-token": plain(lambda: "ddp_" + r(ALNUM, 36)),
+    "octopus-key": plain(lambda: "API-" + r(UP + DIG, 26)),
+    "readme-key": plain(lambda: "rdme_" + r(LO + DIG, 70)),
+    "scalingo-token": plain(lambda: "tk-us-" + r(URLSAFE, 48)),
+    "infracost-key": plain(lambda: "ico-" + r(ALNUM, 32)),
+    "harness-token": plain(lambda: "pat." + r(URLSAFE, 22) + "." + r(ALNUM, 24) + "." + r(ALNUM, 20)),
+    "youtrack-token": plain(lambda: "perm:cm9vdA==." + r(ALNUM, 8) + "==." + r(ALNUM, 30)),
+    "vault-token": plain(lambda: "hvs." + r(URLSAFE, 90)),
+    "terraform-token": plain(lambda: r(ALNUM, 14) + ".atlasv1." + r(URLSAFE, 67)),
+    "doppler-token": plain(lambda: "dp.pt." + r(ALNUM, 43)),
+    "pulumi-token": plain(lambda: "pul-" + r(HEX, 40)),
+    "infisical-token": plain(lambda: "st." + uuid() + "." + r(HEX, 32) + "." + r(HEX, 32)),
+    "1password-token": plain(lambda: "ops_eyJ" + r(B64, 250)),
+    "1password-secret-key": plain(
+        lambda: "-".join(["A3", r(UP + DIG, 6), r(UP + DIG, 11), *[r(UP + DIG, 5)] * 3])
+    ),
+    "age-secret-key": plain(lambda: "AGE-SECRET-KEY-1" + r(BECH32, 58)),
+    "slack-token": plain(lambda: "xoxb-" + r(DIG, 12) + "-" + r(DIG, 13) + "-" + r(ALNUM, 24)),
+    "slack-webhook": framed("https://", lambda: "hooks.slack.com/services/T" + r(UP + DIG, 10) + "/B"
+                            + r(UP + DIG, 10) + "/" + r(ALNUM, 24)),
+    "discord-webhook": framed("https://", lambda: f"discord.com/api/webhooks/{r(DIG, 18)}/{r(URLSAFE, 68)}"),
+    "teams-webhook": framed("https://contoso.", lambda: f"webhook.office.com/webhookb2/{uuid()}@{uuid()}"
+                            f"/IncomingWebhook/{r(HEX, 32)}/{uuid()}"),
+    "zapier-webhook": framed("https://", lambda: f"hooks.zapier.com/hooks/catch/{r(DIG, 7)}/{r(LO, 6)}/"),
+    "telegram-bot-token": plain(lambda: r(DIG, 10) + ":AA" + r(URLSAFE, 33)),
+    "twilio-key": plain(lambda: "SK" + r(HEX, 32)),
+    "twilio-account-sid": plain(lambda: "AC" + r(HEX, 32)),
+    "sendgrid-key": plain(lambda: "SG." + r(URLSAFE, 22) + "." + r(URLSAFE, 43)),
+    "mailgun-key": plain(lambda: "key-" + r(LO + DIG, 32)),
+    "mailchimp-key": plain(lambda: r(HEX, 32) + "-us" + r(DIG, 2)),
+    "mandrill-key": plain(lambda: "md-" + r(ALNUM, 22)),
+    "brevo-key": plain(lambda: "xkeysib-" + r(HEX, 64) + "-" + r(ALNUM, 16)),
+    "resend-key": plain(lambda: "re_" + r(ALNUM, 8) + "_" + r(ALNUM, 24)),
+    "stripe-key": plain(lambda: "sk_live_" + r(ALNUM, 99)),
+    "stripe-webhook-secret": plain(lambda: "whsec_" + r(ALNUM, 32)),
+    "square-token": plain(lambda: "EAAA" + r(URLSAFE, 60)),
+    "facebook-token": plain(lambda: "EAAB" + r(ALNUM, 180)),
+    "braintree-token": plain(lambda: "access_token$production$" + r(LO + DIG, 16) + "$" + r(HEX, 32)),
+    "shopify-token": plain(lambda: "shpat_" + r(HEX, 32)),
+    "woocommerce-key": plain(lambda: "ck_" + r(HEX, 40)),
+    "razorpay-key": plain(lambda: "rzp_live_" + r(ALNUM, 14)),
+    "flutterwave-key": plain(lambda: "FLWSECK_TEST-" + r(HEX, 32) + "-X"),
+    "shippo-token": plain(lambda: "shippo_live_" + r(HEX, 40)),
+    "easypost-key": plain(lambda: "EZAK" + r(ALNUM, 54)),
+    "duffel-token": plain(lambda: "duffel_live_" + r(URLSAFE, 43)),
+    "plaid-token": plain(lambda: "access-production-" + uuid()),
+    "adyen-key": plain(lambda: "AQE" + r(LO + DIG, 8) + "." + r(URLSAFE, 60)),
+    "api-key": plain(lambda: "live_" + r(ALNUM, 34)),
+    "anthropic-key": plain(lambda: "sk-ant-api03-" + r(URLSAFE, 93) + "AA"),
+    "openai-key": plain(lambda: "sk-proj-" + r(URLSAFE, 156)),
+    "openrouter-key": plain(lambda: "sk-or-v1-" + r(HEX, 64)),
+    "langfuse-key": plain(lambda: "sk-lf-" + uuid()),
+    "elevenlabs-key": plain(lambda: "sk_" + r(HEX, 48)),
+    "huggingface-token": plain(lambda: "hf_" + r(UP + LO, 34)),
+    "replicate-token": plain(lambda: "r8_" + r(ALNUM, 37)),
+    "groq-key": plain(lambda: "gsk_" + r(ALNUM, 52)),
+    "xai-key": plain(lambda: "xai-" + r(ALNUM, 80)),
+    "perplexity-key": plain(lambda: "pplx-" + r(ALNUM, 48)),
+    "together-key": plain(lambda: "tgp_v1_" + r(URLSAFE, 43)),
+    "fireworks-key": plain(lambda: "fw_" + r(ALNUM, 24)),
+    "pinecone-key": plain(lambda: "pcsk_" + r(ALNUM, 6) + "_" + r(ALNUM, 64)),
+    "langsmith-key": plain(lambda: "lsv2_pt_" + r(HEX, 32) + "_" + r(HEX, 10)),
+    "cerebras-key": plain(lambda: "csk-" + r(LO + DIG, 48)),
+    "tavily-key": plain(lambda: "tvly-dev-" + r(ALNUM, 32)),
+    "firecrawl-key": plain(lambda: "fc-" + r(HEX, 32)),
+    "nvidia-key": plain(lambda: "nvapi-" + r(URLSAFE, 64)),
+    "jina-key": plain(lambda: "jina_" + r(URLSAFE, 60)),
+    "voyage-key": plain(lambda: "pa-" + r(URLSAFE, 43)),
+    "modal-token": plain(lambda: "as-" + r(ALNUM, 22)),
+    "brave-search-key": plain(lambda: "BSA" + r(URLSAFE, 28)),
+    "anyscale-key": plain(lambda: "esecret_" + r(ALNUM, 26)),
+    "linear-key": plain(lambda: "lin_api_" + r(ALNUM, 40)),
+    "notion-token": plain(lambda: "ntn_" + r(DIG, 11) + r(ALNUM, 35)),
+    "airtable-token": plain(lambda: "pat" + r(ALNUM, 14) + "." + r(HEX, 64)),
+    "figma-token": plain(lambda: "figd_" + r(URLSAFE, 40)),
+    "clickup-token": plain(lambda: "pk_" + r(DIG, 8) + "_" + r(UP + DIG, 32)),
+    "hubspot-token": plain(lambda: "pat-na1-" + uuid()),
+    "typeform-token": plain(lambda: "tfp_" + r(URLSAFE, 59)),
+    "contentful-token": plain(lambda: "CFPAT-" + r(URLSAFE, 43)),
+    "frameio-token": plain(lambda: "fio-u-" + r(URLSAFE, 64)),
+    "adobe-secret": plain(lambda: "p8e-" + r(ALNUM, 32)),
+    "pinterest-token": plain(lambda: "pina_" + r(ALNUM, 96)),
+    "instagram-token": plain(lambda: "IGQV" + r(URLSAFE, 180)),
+    "twitter-bearer-token": plain(lambda: "A" * 22 + r(ALNUM, 20) + "%2F" + r(ALNUM, 20) + "%3D"),
+    "mapbox-token": plain(lambda: "sk.eyJ1Ijoi" + r(URLSAFE, 50) + "." + r(URLSAFE, 22)),
+    "dropbox-token": plain(lambda: "sl.B" + r(URLSAFE, 135)),
+    "grafana-token": plain(lambda: "glsa_" + r(ALNUM, 32) + "_" + r(HEX, 8)),
+    "grafana-key": plain(lambda: "eyJrIjoi" + r(ALNUM, 80)),
+    "newrelic-key": plain(lambda: "NRAK-" + r(UP + DIG, 27)),
+    "newrelic-license-key": plain(lambda: r(HEX, 36) + "NRAL"),
+    "sentry-token": plain(lambda: "sntryu_" + r(HEX, 64)),
+    "dynatrace-token": plain(lambda: "dt0c01." + r(UP + DIG, 24) + "." + r(UP + DIG, 64)),
+    "postman-key": plain(lambda: "PMAK-" + r(HEX, 24) + "-" + r(HEX, 34)),
+    "posthog-key": plain(lambda: "phx_" + r(ALNUM, 47)),
+    "honeycomb-key": plain(lambda: "hcaik_" + r(ALNUM, 58)),
+    "honeybadger-token": plain(lambda: "hbp_" + r(ALNUM, 36)),
+    "axiom-token": plain(lambda: "xaat-" + uuid()),
+    "launchdarkly-key": plain(lambda: "sdk-" + uuid()),
+    "maxmind-key": plain(lambda: r(ALNUM, 6) + "_" + r(ALNUM, 29) + "_mmk"),
+    "openshift-token": plain(lambda: "sha256~" + r(URLSAFE, 43)),
+    "prefect-key": plain(lambda: "pnu_" + r(ALNUM, 36)),
+    "settlemint-token": plain(lambda: "sm_pat_" + r(ALNUM, 16)),
+    "intra42-secret": plain(lambda: "s-s4t2ud-" + r(HEX, 64)),
+    "airtable-key": plain(lambda: "key" + r(ALNUM, 14)),
+    "intercom-token": plain(lambda: "dG9rOj" + r(B64, 54) + "="),
+    "stytch-secret": plain(lambda: "secret-live-" + r(URLSAFE, 36)),
+    "adafruit-key": plain(lambda: "aio_" + r(ALNUM, 28)),
+    "castai-key": plain(lambda: "castai_v1_" + r(ALNUM, 64) + "_" + r(ALNUM, 8)),
+    "definednetworking-token": plain(lambda: "dnkey-" + r(URLSAFE, 26) + "-" + r(URLSAFE, 52)),
+    "authress-key": plain(lambda: "sc_" + r(ALNUM, 12) + "." + r(ALNUM, 5) + ".acc_" + r(ALNUM, 16) + "."
+                          + r(URLSAFE, 60)),
+    "jwt": plain(lambda: "eyJhbGciOiJIUzI1NiJ9.eyJ" + r(URLSAFE, 60) + "." + r(URLSAFE, 43)),
+    "discord-token": plain(lambda: "MT" + r(ALNUM, 22) + "." + r(URLSAFE, 6) + "." + r(URLSAFE, 38)),
+    # Assignments, each family of the name-based rule.
+    "password": framed("DB_PASSWORD=", lambda: "hunter2" + r(ALNUM, 6)),
+    "secret": framed('client_secret: "', lambda: r(ALNUM, 24), '"'),
+    "token": framed("ACCESS_TOKEN=", lambda: r(ALNUM, 40)),
+    "credential": framed('"credentials": "', lambda: r(ALNUM, 30), '"'),
+    "secret-key": framed("SECRET_KEY = '", lambda: r(ALNUM + "!@#$%^&*(-_=+)", 50), "'"),
+    "access-key": framed("s3_access_key: ", lambda: r(ALNUM, 20)),
+    "aws-secret-key": framed("aws_secret_access_key = ", lambda: r(B64, 40)),
+    "datadog-key": framed("DD_API_KEY=", lambda: r(HEX, 32)),
+    "bearer-token": framed("Authorization: Bearer ", lambda: r(URLSAFE, 40)),
+    "basic-auth": framed("Authorization: Basic ", lambda: r(B64, 28) + "=="),
+    "url-password": framed("postgres://app:", lambda: r(ALNUM, 20), "@db.internal:5432/app"),
+    "private-key": plain(lambda: "-----BEGIN RSA PRIVATE KEY-----\n"
+                         + "\n".join(r(B64, 64) for _ in range(8)) + "\n-----END RSA PRIVATE KEY-----"),
+}
+
+CONTEXTS = {
+    "prose": "I pasted {} by mistake, please forget it.",
+    "code": 'client = Client(conn="{}")\nclient.run()',
+    "log": "2025-03-01T12:00:01Z INFO started with value={} pid=4242",
+    "json": None,  # json.dumps of a dict: escapes and quotes of its own
+    "line-start": "{}\nnext line",
+}
+
+
+def in_context(context: str, planted: str) -> str:
+    if context == "json":
+        return json.dumps({"prompt": "deploy with\n" + planted + "\nthanks", "n": 1})
+    return CONTEXTS[context].format(planted)
+
+
+def test_every_rule_family_has_a_sample():
+    families = {rule.family for rule in RULES} | {"discord-token", "private-key"}
+    assert families <= set(SAMPLES), sorted(families - set(SAMPLES))
+    assert len(families) >= 150
+
+
+@pytest.mark.parametrize("context", list(CONTEXTS))
+@pytest.mark.parametrize("family", list(SAMPLES))
+def test_planted_token_is_gone_and_family_named(family: str, context: str) -> None:
+    planted, secret = SAMPLES[family]()
+    text = in_context(context, planted)
+    out = redact(text)
+    assert secret not in out, out
+    if context == "json" and family in ("private-key",):
+        return  # inside JSON the block's newlines are escapes; the key is gone, checked above
+    assert MARK.format(family) in out, out
+
+
+@pytest.mark.parametrize("family", list(SAMPLES))
+def test_output_is_stable(family: str) -> None:
+    planted, _ = SAMPLES[family]()
+    text = f"a {planted} b\n{planted}"
+    once = redact(text)
+    assert redact(once) == once
+
+
+LOOKALIKES = [
+    "commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it (short: 3f78685)",
+    "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  file.tar.gz",
+    "md5 d41d8cd98f00b204e9800998ecf8427e",
+    "sha512 cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce"
+    "47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e",
+    "image: python@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "request_id=550e8400-e29b-41d4-a716-446655440000 status=200",
+    "ID: 550E8400-E29B-41D4-A716-446655440000",
+    'png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg"',
+    'data = b"H4sIAAAAAAAAA+3OMQ6CQBCF4T3KnIBmFnZhtwIYEm1JjEGN4/8fIBqr+d5kvpd5ZRLeJv0v"',
+    "blob = b'SGVsbG8sIFdvcmxkISBUaGlzIGlzIGEgYmFzZTY0IGVuY29kZWQgc3RyaW5nLg=='",
+    '<img src="data:image/png;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7">',
+    "pip install scikit-learn; import sklearn  # sk-learn is the old name",
+    "task-123 and task-4567 are done; skeleton_key = make_key()",
+    "AKIA is the prefix of AWS access key ids; ghp_ is GitHub's; xoxb is Slack's.",
+    "github_pat_parser = build_parser()",
+    "hf_hub_download(repo_id, filename)",
+    "https://github.com/openai/openai-python/blob/main/README.md?plain=1#L10",
+    "https://user@github.com/org/repo.git and ssh://git@github.com:22/org/repo.git",
+    "http://localhost:8080/api/v1/items?page=2&limit=50",
+    "postgres://localhost:5432/app and redis://cache:6379/0",
+    'password_reset_url = "https://example.com/account/reset"',
+    "token_count = 42",
+    "max_tokens=4096, num_tokens = len(tokens)",
+    "KEYBOARD_LAYOUT=us",
+    "public_key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl'",
+    "cache_key = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'",
+    "id = Column(Integer, primary_key=True)",
+    "npm install --save-dev typescript && npm run build",
+    "for key, value in sorted(items, key=lambda kv: kv[1]):",
+    "def login(username, password):\n    if not password:\n        return None",
+    "password = getpass.getpass()\npassword: str = Field(...)",
+    "connect(host, password=password, token=self.token)",
+    "api_key = os.environ.get('OPENAI_API_KEY')",
+    "secret_name = 'prod/db'",
+    "Bearer token authentication is described in RFC 6750.",
+    "The secret to good code is simplicity; the key point is tests.",
+    "2025-03-01T12:00:01.123Z WARN retry 3/5 after 429 (tokens=5123) v1.2.3",
+    "/home/user/projects/edgar/edgar/memory/redact.py:123",
+    "AbstractSingletonProxyFactoryBean and SimpleBeanFactoryAwareAspectInstanceFactory",
+    "color: #ff00aa; width: 1234px",
+    "email me at jane.doe@example.com",
+    'credentials: "same-origin"',
+    "secrets: inherit",
+    "auth: true\npassword_min_length: 12",
+    'tokenizer.pad_token = tokenizer.eos_token\n{"tokens": 1234, "key": "user_settings"}',
+    "xoxo, see you",
+    "sig=abc and sl.something and dp.pt.",
+    "the value is 4b1d3c2a4b1d3c2a4b1d3c2a4b1d3c2a4b1d3c2a (a sha that starts like ClickHouse)",
+    "UPPERCASE_CONSTANT_NAME_THAT_IS_LONG = 1",
+    "https://api.example.com/v1/messages?model=claude-sonnet-4-5",
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA2XY9rL5mJ1uTq8cvo0yQzB3f user@host",
+    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
+    "-----END CERTIFICATE-----",
+    "pod web-7d4b9c8f6d-x2x7k restarted;"
+    " container 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    '"integrity":'
+    ' "sha512-Y9Fmdu6aqahEUvD3J8bNlZ9WT8V6xzWpj3C7iMRtuC7LkZ1hArT2dWyK0YBJ1XiW6dGm0fS7qXb+t9Zq3A8f+A=="',
+    "arn:aws:iam::123456789012:role/deploy s3://my-bucket/path/to/key.json git@github.com:org/repo.git",
+    "token: ${{ secrets.GITHUB_TOKEN }}\npassword: {{ .Values.db.password }}\nAPI_KEY=$API_KEY",
+    "API_KEY=your-api-key-here\nSECRET_KEY=changeme\nTOKEN=<paste your token>",
+    "Tokens: 1234 in, 567 out. Token usage: 123. monkey: banana",
+    "Secret: the launch date moves to May. Key: press Enter to continue.",
+    "| password | required | string |",
+    "pip install --require-hashes"
+    " --hash=sha256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+]
+
+
+@pytest.mark.parametrize("text", LOOKALIKES)
+def test_lookalikes_are_untouched(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_url_password_keeps_scheme_user_host() -> None:
+    out = redact("DATABASE_URL=postgresql://app_user:S3cr3t-P4ss@db.example.com:5432/app?sslmode=require")
+    assert out == (
+        "DATABASE_URL=postgresql://app_user:[REDACTED:url-password]@db.example.com:5432/app?sslmode=require"
+    )
+    assert redact("redis://:pa55word@cache:6379") == "redis://:[REDACTED:url-password]@cache:6379"
+    assert redact("mongodb+srv://u:p%40ss@c0.example.net/x") == (
+        "mongodb+srv://u:[REDACTED:url-password]@c0.example.net/x"
+    )
+    # a reference to a password is not one
+    assert redact("postgres://app:${DB_PASSWORD}@db/app") == "postgres://app:${DB_PASSWORD}@db/app"
+
+
+def test_pem_block_is_replaced_whole() -> None:
+    body = "\n".join(r(B64, 64) for _ in range(12))
+    for label in ("RSA PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY",
+                  "ENCRYPTED PRIVATE KEY"):
+        text = f"before\n-----BEGIN {label}-----\n{body}\n-----END {label}-----\nafter"
+        assert redact(text) == "before\n[REDACTED:private-key]\nafter"
+    pgp = f"-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n{body}\n-----END PGP PRIVATE KEY BLOCK-----"
+    assert redact(pgp) == "[REDACTED:private-key]"
+    # a service-account JSON: the key sits in one line with escaped newlines
+    pem = f"-----BEGIN PRIVATE KEY-----\n{body}\n-----END PRIVATE KEY-----\n"
+    sa = json.dumps({"type": "service_account", "private_key_id": r(HEX, 40), "private_key": pem})
+    out = redact(sa)
+    assert "BEGIN PRIVATE KEY" not in out and body.split("\n")[3] not in out
+    # cut off before its END line: the BEGIN line and the base64 lines still go
+    cut = f"log: -----BEGIN RSA PRIVATE KEY-----\n{body}"
+    out = redact(cut)
+    assert out == "log: [REDACTED:private-key]"
+    # a public key is not a secret
+    pub = "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----"
+    assert redact(pub) == pub
+
+
+def test_putty_key_file() -> None:
+    text = (
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: me\nPublic-Lines: 2\n"
+        f"{r(B64, 64)}\n{r(B64, 20)}\nPrivate-Lines: 1\n{r(B64, 48)}\nPrivate-MAC: {r(HEX, 64)}\n"
+    )
+    assert redact(text) == "[REDACTED:private-key]\n"
+
+
+def test_assignment_styles() -> None:
+    secret = "Zq8" + r(ALNUM, 21)
+    cases = [
+        (f'password = "{secret}"', 'password = "[REDACTED:password]"'),
+        (f"password='{secret}'", "password='[REDACTED:password]'"),
+        (f"DB_PASSWORD={secret}", "DB_PASSWORD=[REDACTED:password]"),
+        (f"export GITHUB_TOKEN={secret}", "export GITHUB_TOKEN=[REDACTED:github-token]"),
+        (f'{{"api_key": "{secret}"}}', '{"api_key": "[REDACTED:api-key]"}'),
+        (f"secret: {secret}", "secret: [REDACTED:secret]"),
+        (f"token = {secret}", "token = [REDACTED:token]"),
+        (f"'client_secret' => '{secret}',", "'client_secret' => '[REDACTED:secret]',"),
+        (f'apiKey := "{secret}"', 'apiKey := "[REDACTED:api-key]"'),
+        (f'os.environ["OPENAI_API_KEY"] = "{secret}"',
+         'os.environ["OPENAI_API_KEY"] = "[REDACTED:openai-key]"'),
+        (f"--password {secret} --user bob", "--password [REDACTED:password] --user bob"),
+        (f"--api-key={secret}", "--api-key=[REDACTED:api-key]"),
+        (f"<password>{secret}</password>", "<password>[REDACTED:password]</password>"),
+        (f"x-api-key: {secret}", "x-api-key: [REDACTED:api-key]"),
+        (f"spring.datasource.password={secret}", "spring.datasource.password=[REDACTED:password]"),
+        (f"Server=db;User Id=sa;Password={secret};", "Server=db;User Id=sa;Password=[REDACTED:password];"),
+        (f"https://api.example.com/v1?access_token={secret}&page=2",
+         "https://api.example.com/v1?access_token=[REDACTED:token]&page=2"),
+        (f"SLACK_BOT_TOKEN={secret}", "SLACK_BOT_TOKEN=[REDACTED:slack-token]"),
+        (f'"Authorization": "Bearer {secret}"', '"Authorization": "Bearer [REDACTED:bearer-token]"'),
+    ]
+    for text, expected in cases:
+        assert redact(text) == expected, text
+
+
+SYNTAXES = [
+    '{i}Token="{s}"', "{i}Token = {s}", '{{\n    "{i}_token": "{s}"\n}}',
+    '\\{{\\n    \\"{i}_token\\": \\"{s}\\"\\n\\}}',  # JSON inside a JSON string
+    '{{"name": "{i}_token", "value": "{s}"}}', "- name: {I}_TOKEN\n  value: {s}",
+    '{{"config.ini": "{I}_TOKEN={s}\\nBACKUP_ENABLED=true"}}', "<{i}Token>{s}</{i}Token>",
+    "<{i}Token>\n    {s}\n</{i}Token>", '<entry name="{i}Token" value="{s}" />', "{i}_token: {s}",
+    "{i}_token: '{s}'", "{i}_token: |\n  {s}", 'string {i}Token = "{s}";', 'var {i}Token string = "{s}"',
+    "{i}Token := `{s}`", 'var {i}Token: String = "{s}"', '${i}Token .= "{s}"', '${i}Token ??= "{s}"',
+    'System.setProperty("{I}_TOKEN", "{s}")', '  "{i}Token" => "{s}"', '{i}_TOKEN ::= "{s}"',
+    '{i}_TOKEN ?= "{s}"', '{i}_TOKEN += "{s}"', "{{PATH=/usr/bin, {I}_PASSWORD={s}, LC_CTYPE=C}}",
+    '$env:{I}_API_KEY = "{s}"', "docker run -e {I}_API_KEY={s} image", "X-{i}-Api-Key: {s}",
+    "https://example.com?{i}Token={s}&page=2",
+]
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_assignment_syntaxes(syntax: str) -> None:
+    secret = r(ALNUM, 32)
+    text = syntax.format(i="acme", I="ACME", s=secret)
+    out = redact(text)
+    assert secret not in out, out
+    assert redact(out) == out
+
+
+def test_password_values_are_redacted_even_when_plain() -> None:
+    assert redact('password = "hunter2hunter2"') == 'password = "[REDACTED:password]"'
+    assert redact("DB_PASSWORD=letmein") == "DB_PASSWORD=[REDACTED:password]"
+    assert redact("secret: abc") == "secret: [REDACTED:secret]"
+    # ... but not a prompt about one, a mask, a reference, or an empty value
+    for text in ('password_prompt = "Enter your password:"', 'password = "Enter your password:"',
+                 '"password": "********"', "password = ${DB_PASSWORD}", 'password = ""',
+                 "password: str", 'password = os.environ["DB_PASSWORD"]', "password = None"):
+        assert redact(text) == text, text
+
+
+def test_json_escaped_tokens() -> None:
+    tok = "ghp_" + r(ALNUM, 36)
+    line = json.dumps({"text": f"first line\n{tok}\tand\t{tok}"})
+    out = redact(line)
+    assert tok not in out
+    assert out.count("[REDACTED:github-token]") == 2
+    assert json.loads(out)["text"].startswith("first line\n[REDACTED:github-token]")
+
+
+def test_exact_secret_values_layer() -> None:
+    secret = "correct horse battery staple"  # no rule would catch it on its own
+    text = f"the phrase is {secret}, again: {secret}!"
+    assert redact(text) == text
+    assert redact(text, [secret]) == "the phrase is [REDACTED:env-secret], again: [REDACTED:env-secret]!"
+    # longest first: a value inside a longer one does not split it
+    assert redact("abcd-efgh-ijkl", ["abcd", "abcd-efgh-ijkl"]) == "[REDACTED:env-secret]"
+    # too short to honour, and values that would collide with markers, are ignored
+    assert redact("an ab test", ["ab"]) == "an ab test"
+    assert redact("REDACTED", ["REDACTED"]) == "REDACTED"
+    assert redact("x [REDACTED:datadog-key]", ["datadog-"]) == "x [REDACTED:datadog-key]"
+
+
+def test_redactor_from_environ() -> None:
+    environ = {
+        "OPENAI_API_KEY": "not-a-real-key-" + r(ALNUM, 20),
+        "DB_PASSWORD": "hunter2-staging",
+        "MY_SERVICE_TOKEN": "tok-" + r(ALNUM, 12),
+        "SHORT_TOKEN": "abc",  # too short: would redact ordinary words
+        "HOME": "/home/someone",
+        "KEYBOARD_LAYOUT": "us-international",
+        "PASSWORD_STORE_DIR": "/home/someone/.password-store",
+    }
+    red = Redactor.from_environ(environ, extra=["config-value-" + r(ALNUM, 8)])
+    text = " ".join(environ.values()) + " abc"
+    out = red(text)
+    for name in ("OPENAI_API_KEY", "DB_PASSWORD", "MY_SERVICE_TOKEN"):
+        assert environ[name] not in out
+    for name in ("HOME", "KEYBOARD_LAYOUT", "PASSWORD_STORE_DIR"):
+        assert environ[name] in out
+    assert out.endswith(" abc")
+    assert red(out) == out
+
+
+def test_from_environ_defaults_to_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    value = "edgar-test-secret-" + r(ALNUM, 16)
+    monkeypatch.setenv("EDGAR_TEST_API_KEY", value)
+    assert Redactor.from_environ()(f"x {value} y") == "x [REDACTED:env-secret] y"
+
+
+def test_secret_values() -> None:
+    env = {"A_TOKEN": "x" * 8, "B_TOKEN": "y" * 7, "PATH": "/usr/bin:/bin", "GH_PAT_SECRET": "z" * 20}
+    assert secret_values(env, ["extra-value"]) == ("z" * 20, "extra-value", "x" * 8)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["OPENAI_API_KEY", "DB_PASSWORD", "GITHUB_TOKEN", "client_secret", "AUTH", "KEY", "apiKey",
+     "PGPASSWORD", "AWS_SECRET_ACCESS_KEY", "x-api-key", "NPM_CONFIG__AUTHTOKEN", "passphrase",
+     "GOOGLE_APPLICATION_CREDENTIALS", "SECRET_KEY_BASE", "refresh_token"],
+)
+def test_secret_names(name: str) -> None:
+    assert looks_secret_name(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["KEYBOARD_LAYOUT", "TOKEN_COUNT", "max_tokens", "PASSWORD_STORE_DIR", "SSH_AUTH_SOCK", "PWD",
+     "OLDPWD", "public_key", "primary_key", "password_reset_url", "GIT_ASKPASS", "XAUTHORITY",
+     "TOKENIZERS_PARALLELISM", "csrf_token", "is_secret", "HOME", "AUTHOR", "monkey", "secret_name",
+     "token_type", "KEY_LENGTH"],
+)
+def test_not_secret_names(name: str) -> None:
+    assert not looks_secret_name(name)
+
+
+def test_markers_never_match() -> None:
+    assert set(SAMPLES) <= FAMILIES
+    for family in FAMILIES:
+        mark = MARK.format(family)
+        for text in (mark, f"token = {mark}", f'"password": "{mark}"', f"{mark}: abc123def456",
+                     f"https://u:{mark}@h", f"x\\n{mark}", f"{mark}{mark}"):
+            assert redact(text) == text, text
+
+
+def test_neighbouring_replacements_settle() -> None:
+    # the exact value ends where a token begins: after the first replacement the token has a
+    # word boundary it did not have before; the result must still be stable
+    tok = "ghp_" + r(ALNUM, 36)
+    text = "abcdefgh" + tok
+    once = redact(text, ["abcdefgh"])
+    assert tok not in once
+    assert redact(once, ["abcdefgh"]) == once
+
+
+def test_non_ascii_text_keeps_offsets() -> None:
+    tok = "sk-ant-api03-" + r(URLSAFE, 95)
+    text = f"clé: « {tok} » — 日本語 — ok"
+    assert redact(text) == "clé: « [REDACTED:anthropic-key] » — 日本語 — ok"
+
+
+def test_empty_and_plain_text() -> None:
+    assert redact("") == ""
+    assert redact("hello world") == "hello world"
