@@ -26,7 +26,8 @@ from edgar.providers.base import (
     Finished, Message, ModelRequest, ProviderError, StreamEvent, TextBlock, TextChunk,
     ThinkingBlock, ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
 )
-from edgar.providers.http import Connection, Hints, parse_json, stream_error
+from edgar.providers.http import Connection, parse_json
+from edgar.providers.http_errors import Hints, stream_error
 
 DEFAULT_BASE = "https://api.anthropic.com"
 SAMPLING_REMOVED = "2026-10-21"  # first anthropic-version that rejects temperature/top_p/top_k

@@ -32,7 +32,8 @@ from edgar.providers.base import (
     Finished, Message, ModelRequest, ProviderError, StreamEvent, TextBlock, TextChunk,
     ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
 )
-from edgar.providers.http import Connection, Hints, error_detail, parse_json, stream_error
+from edgar.providers.http import Connection, parse_json
+from edgar.providers.http_errors import Hints, error_detail, stream_error
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 # OpenAI's finish reasons in the neutral (Anthropic-style) words the rest of edgar uses

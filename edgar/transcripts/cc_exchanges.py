@@ -16,13 +16,14 @@ Guarantees (ADR 0079 as amended by 0082, plus ADR-161's aggregation):
   typed message, a session change, or the end of a ``final`` scan. A record
   repeating queued text already in the open exchange is not counted again.
 - Assistant records are merged by ``message.id`` (then ``requestId``, then
-  ``uuid``) within the open exchange; blocks ordered by ``apiBlockIndex`` when
-  every block has one, else file order; exact repeats dropped; usage is the
-  per-field maximum over the records, never the sum; thinking kept apart.
+  ``uuid``) within the open exchange (``cc_streamed``); blocks ordered by
+  ``apiBlockIndex`` when every block has one, else file order; exact repeats
+  dropped; usage is the per-field maximum over the records, never the sum;
+  thinking kept apart (``cc_messages``).
 - Memory does not grow with the file, only with the open exchange (its
-  replies, evidence and follow-ups): at most MAX_OPEN messages are merged at
-  once (older ones are finished early), at most MAX_PENDING queued texts wait,
-  and every set of seen keys or labels is capped or pruned.
+  replies, evidence and follow-ups): at most ``cc_streamed.MAX_OPEN`` messages
+  are merged at once (older ones are finished early), at most MAX_PENDING
+  queued texts wait, and every set of seen keys or labels is capped or pruned.
 - Resuming: lines at or before ``after_line`` were reported by an earlier
   scan; their typed messages (``emitted``) and counts are not reported again,
   nor are exchanges that started before ``open_line`` (emitted closed then).
@@ -33,16 +34,15 @@ Guarantees (ADR 0079 as amended by 0082, plus ADR-161's aggregation):
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .cc_classify import classify, classify_queued
 from .cc_text import dedupe_key
 from .cc_messages import Merged, Tally, bump, text_or_none as _str
+from .cc_streamed import OpenMessages
 from .cc_types import Burst, Evidence, Exchange, SessionStats, Typed
 
-MAX_OPEN = 16  # assistant messages merged at once (siblings sit close together)
-_RECENT = 256  # finished message keys remembered, to ignore late siblings
 MAX_PENDING = 64  # queued texts awaiting a repeat; beyond it the oldest settles
 MAX_SESSIONS = 1000  # sessions with their own stats; the rest share "<other>"
 
@@ -98,8 +98,7 @@ class Builder:
         self.resume: tuple[int, int] | None = None
         self.exchange: _Open | None = None
         self.pending: list[_Pending] = []
-        self.msgs: OrderedDict[tuple, Merged] = OrderedDict()
-        self.done: OrderedDict[tuple, None] = OrderedDict()
+        self.messages = OpenMessages()  # assistant messages still merging
         self.line = 0  # line being fed
         self.seq = 0  # main-chain assistant records seen: bursts break on them
         self.next_id = 0
@@ -141,8 +140,7 @@ class Builder:
         items = self._close()
         # Messages still merging belong to what came before: finish them now,
         # so everything open afterwards lies inside this exchange.
-        for key in list(self.msgs):
-            self._finish(self.msgs.pop(key))
+        self._finish(self.messages.finish())
         self.exchange = _Open(
             self.next_id, t, offset, end_line=t.line, fresh=t.line not in self.known,
             anchor=self._anchor((offset, t.line - 1)),
@@ -174,8 +172,7 @@ class Builder:
         ex = self.exchange
         if ex is None:
             return []
-        for key in [k for k, m in self.msgs.items() if m.exchange_id == ex.id]:
-            self._finish(self.msgs.pop(key))
+        self._finish(self.messages.finish(lambda m: m.exchange_id == ex.id))
         bursts: list[Burst] = []
         group: list[Typed] = []
         last_seq = None
@@ -262,16 +259,15 @@ class Builder:
             ex.evidence.append(Evidence(kind, text, line))
 
     # ----- messages ------------------------------------------------------------
-    def _finish(self, m: Merged) -> None:
-        self.done[m.key] = None
-        if len(self.done) > _RECENT:
-            self.done.popitem(last=False)
-        reply = m.reply()
+    def _finish(self, finished: list[Merged]) -> None:
+        """Finished messages: replies of the open exchange if theirs; counted if new."""
         ex = self.exchange
-        if ex is not None and m.exchange_id == ex.id:
-            ex.replies.append(reply)
-        if self._new(m.line):
-            self._acc(m.session).add(m, reply)
+        for m in finished:
+            reply = m.reply()
+            if ex is not None and m.exchange_id == ex.id:
+                ex.replies.append(reply)
+            if self._new(m.line):
+                self._acc(m.session).add(m, reply)
 
     def _assistant(self, record: dict, line: int, offset: int) -> None:
         message = record["message"]
@@ -288,17 +284,8 @@ class Builder:
             self.seq += 1
             if ex is not None:
                 ex.end_line = max(ex.end_line, line)
-        mid = _str(message.get("id")) or _str(record.get("requestId")) or _str(record.get("uuid")) or f"line {line}"
-        key = (ex.id if ex else None, side, mid)
-        if key in self.done:
-            return  # a late sibling of a finished message: its usage was counted
-        m = self.msgs.get(key)
-        if m is None:
-            m = self.msgs[key] = Merged(key, key[0], self._sid(record), line, offset, _str(message.get("id")))
-        self.msgs.move_to_end(key)
-        m.add(record, message)
-        while len(self.msgs) > MAX_OPEN:
-            self._finish(self.msgs.popitem(last=False)[1])
+        exchange_id = ex.id if ex else None
+        self._finish(self.messages.add(record, line, offset, exchange_id, side, self._sid(record)))
 
     # ----- queue and attachments -------------------------------------------------
     def _queue(self, record: dict, line: int, offset: int) -> list:
@@ -343,8 +330,7 @@ class Builder:
 
     def _end_session(self) -> list:
         items = self._settle() + self._close()
-        for key in list(self.msgs):
-            self._finish(self.msgs.pop(key))
+        self._finish(self.messages.finish())
         self._prune()
         return items
 
@@ -382,11 +368,10 @@ class Builder:
         """
         self.resume = self._resume_point()
         items = self._settle() if final else []
-        for key in [k for k, m in self.msgs.items() if self.exchange is None or m.exchange_id != self.exchange.id]:
-            self._finish(self.msgs.pop(key))
+        ex = self.exchange
+        self._finish(self.messages.finish(lambda m: ex is None or m.exchange_id != ex.id))
         items += self._close(still_open=True)
-        for key in list(self.msgs):
-            self._finish(self.msgs.pop(key))
+        self._finish(self.messages.finish())
         return items
 
     def _anchor(self, own: tuple) -> tuple:
@@ -398,7 +383,7 @@ class Builder:
     def _resume_point(self) -> tuple[int, int] | None:
         """Where a later scan must start to rebuild what is still open."""
         points = [p.anchor for p in self.pending]
-        points += [(m.offset, m.line - 1) for m in self.msgs.values()]
+        points += self.messages.anchors()
         if self.exchange is not None:
             points.append(self.exchange.anchor)
         return min(points) if points else None

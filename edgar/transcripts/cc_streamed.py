@@ -1,0 +1,71 @@
+"""Streamed assistant records grouped into API messages, a bounded number at a time.
+
+Claude Code writes one ``assistant`` record per content block, and the records
+of one API message are not always adjacent (tool results and other messages
+sit between them). ``OpenMessages`` holds the messages whose records may still
+arrive and hands back the ones that are finished. How the records of one
+message are merged is ``cc_messages.Merged``'s job; what a finished message
+means for the open exchange is ``cc_exchanges.Builder``'s. Pure: no I/O.
+
+Guarantees:
+- Records are grouped by ``message.id``, then ``requestId``, then ``uuid``
+  (then the line, for a record with none of them), within one exchange and
+  one chain: the same id under another exchange, or in a sidechain, is
+  another message.
+- At most MAX_OPEN messages are open at once: a record that opens one more
+  finishes the message that received a record longest ago.
+- Every message is finished once and handed back in the order it finished.
+  The keys of the last _RECENT finished messages are remembered, and a late
+  record of one of them (a late sibling) is ignored: its usage was counted.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Callable
+
+from .cc_messages import Merged, text_or_none as _str
+
+MAX_OPEN = 16  # assistant messages merged at once (siblings sit close together)
+_RECENT = 256  # finished message keys remembered, to ignore late siblings
+
+
+class OpenMessages:
+    """The API messages still merging, least recently fed first."""
+
+    def __init__(self) -> None:
+        self.msgs: OrderedDict[tuple, Merged] = OrderedDict()
+        self.done: OrderedDict[tuple, None] = OrderedDict()
+
+    def add(self, record: dict, line: int, offset: int, exchange_id: int | None,
+            side: bool, session: str) -> list[Merged]:
+        """Merge one assistant record into its message; return the messages finished for room."""
+        message = record["message"]
+        mid = _str(message.get("id")) or _str(record.get("requestId")) or _str(record.get("uuid")) or f"line {line}"
+        key = (exchange_id, side, mid)
+        if key in self.done:
+            return []  # a late sibling of a finished message: its usage was counted
+        m = self.msgs.get(key)
+        if m is None:
+            m = self.msgs[key] = Merged(key, key[0], session, line, offset, _str(message.get("id")))
+        self.msgs.move_to_end(key)
+        m.add(record, message)
+        finished: list[Merged] = []
+        while len(self.msgs) > MAX_OPEN:
+            finished.append(self._done(self.msgs.popitem(last=False)[1]))
+        return finished
+
+    def finish(self, which: Callable[[Merged], bool] | None = None) -> list[Merged]:
+        """Finish the open messages ``which`` selects (all by default), oldest first."""
+        keys = [k for k, m in self.msgs.items() if which is None or which(m)]
+        return [self._done(self.msgs.pop(key)) for key in keys]
+
+    def anchors(self) -> list[tuple[int, int]]:
+        """(offset, line) where a re-read must start to rebuild each open message."""
+        return [(m.offset, m.line - 1) for m in self.msgs.values()]
+
+    def _done(self, m: Merged) -> Merged:
+        self.done[m.key] = None
+        if len(self.done) > _RECENT:
+            self.done.popitem(last=False)
+        return m
