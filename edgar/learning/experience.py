@@ -221,16 +221,19 @@ class Experience(DB):
         """Store a finished run (redacted); False when the same (source, session, turn) exists."""
         return self.insert([run]) == 1
 
-    def insert(self, runs: Sequence[Run]) -> int:
+    def insert(self, runs: Sequence[Run], replace: bool = False) -> int:
         """Store runs and their rollups in one transaction; returns how many were new.
 
         The Claude Code importer uses this too (``source='claude-code'``), so every row
-        reaches the rollups ``edgar stats`` reads.
+        reaches the rollups ``edgar stats`` reads. ``replace=True`` swaps a stored run with
+        the same (source, session, turn) for the new one (an imported exchange that was
+        still open when an earlier import read it); it does not count as new.
         """
         added = 0
         with self.write() as conn:
             for run in runs:
-                added += rollup.add(conn, rollup.row(run, self.redact, SAID))
+                known = replace and rollup.remove(conn, run.source, run.session_id, run.turn_id)
+                added += rollup.add(conn, rollup.row(run, self.redact, SAID)) and not known
         return added
 
     # -- the error learner's counter (seed 004, stop 3) ------------------------------------

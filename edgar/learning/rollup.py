@@ -136,6 +136,29 @@ def add(conn: sqlite3.Connection, values: dict) -> bool:
     return True
 
 
+DOWN = ("UPDATE rollups SET " + ", ".join(f"{c} = {c} - ?" for c in SUMS)
+        + " WHERE dim = ? AND source = ? AND day = ? AND key = ?")
+
+
+def remove(conn: sqlite3.Connection, source: str, session_id: str, turn_id: str) -> bool:
+    """Delete one run and take it out of its rollups (inside the caller's transaction).
+
+    Why: the Claude Code importer stores an exchange still open at the end of a file and
+    must replace it, not add a second row, once a later import sees it whole.
+    """
+    found = conn.execute("SELECT * FROM runs WHERE source = ? AND session_id = ? AND turn_id = ?",
+                         (source, session_id, turn_id)).fetchone()
+    if found is None:
+        return False
+    values = {k: found[k] for k in found.keys()}
+    conn.execute("DELETE FROM runs WHERE id = ?", (values["id"],))
+    for dim, src, day, key, *sums in rollup_rows(values):
+        conn.execute(DOWN, (1, *sums, dim, src, day, key))
+        conn.execute("DELETE FROM rollups WHERE dim = ? AND source = ? AND day = ? AND key = ?"
+                     " AND runs <= 0", (dim, src, day, key))
+    return True
+
+
 def stale(conn: sqlite3.Connection) -> bool:
     """True when rows were added without their rollups (e.g. a bulk insert): O(log n)."""
     newest = conn.execute("SELECT coalesce(max(id), 0) FROM runs").fetchone()[0]

@@ -1,0 +1,210 @@
+"""``edgar import claude-code [PATH…]``: what a person typed into Claude Code, as proposals.
+
+Guarantees:
+- Transcripts are read only through the pure reader (``edgar.transcripts.claude_code``):
+  opened read-only, never written, moved or locked.
+- Only a ``Typed`` message reaches ``extract()``; each fact it yields is added with
+  provenance ``imported`` (pending until ``edgar memory review``) and source
+  ``claude-code FILE:LINE``. Client-written text is never looked at by the learner.
+- One ``Experience`` row per exchange (source ``claude-code``, turn: the question's uuid), so
+  ``edgar stats --source claude-code`` shows turns, tools, tokens and cost; an exchange
+  seen again (still open when an earlier import ended) replaces its row. The exchange
+  itself lands in ``.edgar/imports.db`` with its file and line (``import_store``).
+- Nothing twice: a file's scan mark is saved after its rows, and every row is keyed (memory
+  by text, runs by (source, session, turn), exchanges by (file, line)), so a re-run, or a
+  run after a crash or Ctrl-C, adds nothing already stored.
+- ``--dry-run`` opens no store for writing and creates no file; it prints the same counts.
+- A user mistake prints one ``edgar: …`` line and exits 2; a file that cannot be read is
+  reported with its path on stderr and skipped (exit 0); a reader failure on one file
+  (a bug) is reported likewise and makes the exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
+
+from edgar.learning.import_store import DrySink, StoreSink
+from edgar.transcripts.claude_code import Exchange, ScanResult, Typed, scan, summarize
+
+DEFAULT = Path("~/.claude/projects")
+
+
+class _Usage(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one `edgar: …` line, not argparse's usage dump
+        raise _Usage(f"{self.prog.removeprefix('edgar ')}: {message}")
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    p = _Parser(prog="edgar import", description="Import another tool's history.")
+    sub = p.add_subparsers(dest="source", metavar="SOURCE", parser_class=_Parser)
+    cc = sub.add_parser("claude-code", help="Claude Code transcripts (~/.claude/projects/)",
+                        description="Propose what you typed in Claude Code as edgar memory "
+                                    "(pending review) and count its sessions in edgar stats.")
+    cc.add_argument("paths", nargs="*", metavar="PATH",
+                    help="a projects directory or a transcript file (default ~/.claude/projects/)")
+    cc.add_argument("--dry-run", action="store_true", help="store nothing; print the counts")
+    cc.add_argument("--json", action="store_true", help="print the summary as JSON")
+    cc.add_argument("--typed", action="store_true", help="print each typed message as a JSON line")
+    args = p.parse_args(argv)
+    if args.source is None:
+        raise _Usage("import what? try `edgar import claude-code [PATH…]`")
+    return args
+
+
+def roots(paths: list[str]) -> list[Path]:
+    """The PATHs to read (default ~/.claude/projects); a missing one is a _Usage."""
+    given = [Path(p).expanduser() for p in paths] or [DEFAULT.expanduser()]
+    for path in given:
+        if not path.exists():
+            if paths:
+                raise _Usage(f"no such file or directory: {path}")
+            raise _Usage(f"no Claude Code transcripts at {path} (pass a PATH)")
+    return given
+
+
+def _walk(path: Path, quiet: bool) -> Iterator[str]:
+    if not path.is_dir():
+        yield str(path)
+        return
+    for top, dirs, files in os.walk(path, onerror=None if quiet else _walk_error):
+        dirs.sort()                    # a stable order, run after run
+        for name in sorted(files):
+            if name.endswith(".jsonl"):
+                yield os.path.join(top, name)
+
+
+def transcripts(given: list[Path], quiet: bool = False) -> Iterator[str]:
+    """Real paths of the transcripts under ``given``, each once, in a stable order.
+
+    Lazy, and only a hash of each path is remembered: memory does not grow with the tree.
+    """
+    seen: set[int] = set()
+    for path in given:
+        for name in _walk(path, quiet):
+            real = os.path.realpath(name)
+            if hash(real) not in seen:
+                seen.add(hash(real))
+                yield real
+
+
+def _walk_error(exc: OSError) -> None:
+    print(f"edgar: skipped {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+
+
+def main(argv: list[str]) -> int:
+    from edgar.config import ConfigError, load
+    from edgar.core.project import find_root, state_dir
+
+    try:
+        args = _parse(argv)
+        given = roots(args.paths)
+        root = find_root()
+        settings = load(root)
+    except (_Usage, ConfigError) as exc:
+        print(f"edgar: {exc}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:    # --help
+        return exc.code if isinstance(exc.code, int) else 2
+    failed: list[str] = []
+    try:
+        sink = DrySink(state_dir(root)) if args.dry_run else StoreSink(root, settings)
+        try:
+            summary = summarize(_scan_all(given, sink, args.typed, failed))
+        finally:
+            sink.close()
+    except sqlite3.Error as exc:    # disk full, a locked or damaged store: what is saved stays
+        print(f"edgar: import stopped: {exc} (files done so far are kept; run it again)",
+              file=sys.stderr)
+        return 1
+    _report(summary | {"proposals": sink.proposals}, args)
+    return 1 if failed else 0
+
+
+@contextmanager
+def _progress(given: list[Path]) -> Iterator[Callable[[str], None]]:
+    """A bar on stderr when it is a terminal (rich, imported only then); else nothing."""
+    if not sys.stderr.isatty():
+        yield lambda file: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn,
+    )
+
+    def size(file: str) -> int:
+        try:
+            return os.path.getsize(file)
+        except OSError:
+            return 0
+
+    total = sum(size(f) for f in transcripts(given, quiet=True))   # a first, quiet walk
+    columns = (TextColumn("importing"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("import", total=total)
+        yield lambda file: bar.advance(task, size(file))
+
+
+def _scan_all(given: list[Path], sink, typed_out: bool, failed: list[str]) -> Iterator[ScanResult]:
+    """Each file's ScanResult, one at a time (so a million files cost no memory here)."""
+    with _progress(given) as advance:
+        write = sys.stdout.write   # (after the bar starts: rich may have redirected stdout)
+        for file in transcripts(given):
+            items, result = scan(file, sink.marks.get(file)), None
+            while True:
+                try:            # only the reader is guarded: a store failure is not a bad file
+                    item = next(items)
+                except StopIteration:
+                    break
+                except OSError as exc:
+                    print(f"edgar: skipped {file}: {exc.strerror or exc}", file=sys.stderr)
+                    break
+                except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the rest
+                    failed.append(file)
+                    print(f"edgar: could not read {file}: {type(exc).__name__}: {exc} "
+                          "(a bug in edgar; please report it)", file=sys.stderr)
+                    break
+                kind = type(item)
+                if kind is Typed:
+                    sink.typed(item)
+                    if typed_out:
+                        write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
+                elif kind is Exchange:
+                    sink.exchange(item)
+                elif kind is ScanResult:
+                    result = item
+            sink.done(file, result)
+            advance(file)
+            if result is not None:
+                yield result
+
+
+def _report(summary: dict, args: argparse.Namespace) -> None:
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+        return
+    out = sys.stderr if args.typed else sys.stdout   # --typed keeps stdout pure JSON lines
+    s = summary
+    print(f"read {s['files']} file(s), {s['lines']} new line(s) ({s['malformed']} malformed, "
+          f"skipped): {s['sessions']} session(s), {s['exchanges']} exchange(s), "
+          f"{s['typed_messages']} typed message(s)", file=out)
+    client = ", ".join(f"{k} {v}" for k, v in sorted(s["client_messages"].items(),
+                                                      key=lambda kv: (-kv[1], kv[0])))
+    if client:
+        print(f"client-written (never learned): {client}", file=out)
+    if args.dry_run:
+        print(f"dry run: nothing stored; {s['proposals']} proposal(s) would be made", file=out)
+    else:
+        print(f"{s['proposals']} new proposal(s) stored as pending; review them with "
+              "`edgar memory review`", file=out)
