@@ -4,30 +4,37 @@ Guarantees:
 - Layers: built-in defaults < user ``config.toml`` (platformdirs; ``EDGAR_HOME`` overrides)
   < project ``.edgar/config.toml`` < ``EDGAR_*`` environment variables < command-line flags.
 - An unknown key or a value of the wrong type is a ``ConfigError`` naming the file, the line
-  and the dotted key — never a traceback, never silently ignored.
+  and the dotted key — never a traceback, never silently ignored. Types are strict
+  (``edgar.schema``): ``"5"`` is not a number in a file; ``EDGAR_MAX_TURNS`` is parsed here.
+- Settings are plain mutable dataclasses: attribute access and assignment, ``provider(name)``,
+  ``dataclasses.replace`` for a modified copy.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from edgar.schema import UNKNOWN_KEY, SchemaError, validate
 
 PermissionMode = Literal["ask", "auto-edit", "yes", "read-only"]
 
+# Plain dataclasses, checked by edgar.schema when loaded (pydantic cost ~100 ms per start:
+# ADR-0007). Mutable, so callers may assign (settings.model = …); slots, so a misspelt
+# attribute assignment is an AttributeError rather than a silently ignored new attribute.
+_section = dataclass(slots=True)
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
+@_section
+class ProviderSettings:
+    """``[providers.NAME]``: how to reach one provider."""
 
-class ProviderSettings(_Section):
     base_url: str | None = None
     api_key_env: str | None = None
-    headers: dict[str, str] = Field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
     timeout: float = 600.0          # seconds for a whole response
     connect_timeout: float = 10.0
     read_timeout: float = 120.0     # seconds of silence mid-stream before giving up
@@ -42,26 +49,38 @@ class ProviderSettings(_Section):
     thinking_budget: int = 0        # Anthropic extended thinking tokens; 0 = off
 
 
-class ToolsSettings(_Section):
+@_section
+class ToolsSettings:
+    """``[tools]``: limits on what tool calls may do and return."""
+
     shell_timeout: float = 120.0
     allow_outside_root: bool = False
     max_output_chars: int = 30_000
     max_subagent_depth: int = 2
 
 
-class MemorySettings(_Section):
+@_section
+class MemorySettings:
+    """``[memory]``: history.md and how much of the active facts reach a prompt."""
+
     history: bool = True
     budget_chars: int = 4000
 
 
-class VerifySettings(_Section):
+@_section
+class VerifySettings:
+    """``[verify]``: the check run after edits."""
+
     command: str | None = None
     timeout: float = 300.0
     max_rounds: int = 2
     tail_chars: int = 4000
 
 
-class SkillsSettings(_Section):
+@_section
+class SkillsSettings:
+    """``[skills]``: SKILL.md discovery and matching."""
+
     enabled: bool = True
     threshold: float | None = None   # None: the calibrated default in skills/matcher.py
     refractory_turns: int = 5
@@ -69,23 +88,29 @@ class SkillsSettings(_Section):
     max_per_surface: int = 3         # at most this many new skills per prompt or burst
 
 
-class ContextSettings(_Section):
+@_section
+class ContextSettings:
+    """``[context]``: the context window and compaction."""
+
     compact_at: float = 0.8          # share of the context window
     tool_result_max_chars: int = 30_000
     window: int | None = None        # override the price table's context window
     keep_turns: int = 2              # typed turns kept verbatim when compacting
 
 
-class Settings(_Section):
+@_section
+class Settings:
+    """Everything edgar is configured with; top-level keys and one field per section."""
+
     model: str = "anthropic:claude-sonnet-4-5"
     permission_mode: PermissionMode = "ask"
     max_turns: int = 50
-    providers: dict[str, ProviderSettings] = Field(default_factory=dict)
-    tools: ToolsSettings = Field(default_factory=ToolsSettings)
-    memory: MemorySettings = Field(default_factory=MemorySettings)
-    verify: VerifySettings = Field(default_factory=VerifySettings)
-    skills: SkillsSettings = Field(default_factory=SkillsSettings)
-    context: ContextSettings = Field(default_factory=ContextSettings)
+    providers: dict[str, ProviderSettings] = field(default_factory=dict)
+    tools: ToolsSettings = field(default_factory=ToolsSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    verify: VerifySettings = field(default_factory=VerifySettings)
+    skills: SkillsSettings = field(default_factory=SkillsSettings)
+    context: ContextSettings = field(default_factory=ContextSettings)
 
     def provider(self, name: str) -> ProviderSettings:
         return self.providers.get(name) or ProviderSettings()
@@ -123,6 +148,8 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
         files.append(project_root / ".edgar" / "config.toml")
     for path in files:
         if path.is_file():
+            import tomllib  # only when there is a file to read (~3 ms of start-up otherwise)
+
             text = path.read_text(encoding="utf-8")
             try:
                 data = tomllib.loads(text)
@@ -133,37 +160,48 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
             _deep_merge(merged, data)
     for var, key in ENV_KEYS.items():
         if env.get(var):
-            _set_dotted(merged, key, env[var])
+            _set_dotted(merged, key, _from_env(key, env[var]))
     for key, value in (overrides or {}).items():
         if value is not None:
             _set_dotted(merged, key, value)
     try:
-        return Settings.model_validate(merged)
-    except ValidationError as exc:
+        return validate(Settings, merged)
+    except SchemaError as exc:
         raise ConfigError(_describe(exc, sources)) from None
+
+
+def _from_env(key: str, text: str) -> Any:
+    # A variable is text and the schema coerces nothing, so a number is parsed here; text
+    # that is not one goes through unchanged and the schema names the key and the value.
+    if key == "max_turns":
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    return text
 
 
 def _check(data: dict[str, Any], path: Path, text: str) -> None:
     # Validate each file alone first so an error names the file that holds the mistake.
     try:
-        Settings.model_validate(data)
-    except ValidationError as exc:
+        validate(Settings, data)
+    except SchemaError as exc:
         raise ConfigError(_describe(exc, [(path, text, data)])) from None
 
 
-def _describe(exc: ValidationError, sources: list[tuple[Path, str, dict[str, Any]]]) -> str:
-    err = exc.errors()[0]
-    key = ".".join(str(p) for p in err["loc"])
-    leaf = str(err["loc"][-1]) if err["loc"] else ""
+def _describe(exc: SchemaError, sources: list[tuple[Path, str, dict[str, Any]]]) -> str:
+    loc, msg, value = exc.errors[0]  # the first mistake, in file order
+    key = ".".join(str(p) for p in loc)
+    leaf = str(loc[-1]) if loc else ""
     where = "settings"
     for path, text, data in reversed(sources):
-        if _has_path(data, err["loc"]):
+        if _has_path(data, loc):
             line = _line_of(text, leaf)
             where = f"{path}:{line}" if line else str(path)
             break
-    if err["type"] == "extra_forbidden":
+    if msg == UNKNOWN_KEY:
         return f"{where}: unknown key '{key}'"
-    return f"{where}: '{key}': {err['msg']} (got {err.get('input')!r})"
+    return f"{where}: '{key}': {msg} (got {value!r})"
 
 
 def _has_path(data: Any, loc: tuple) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import time
 import tomllib
@@ -118,8 +119,8 @@ def _ping(settings: Any, provider: str) -> int:
         Finished, Message, ModelRequest, ProviderError, TextBlock,
     )
 
-    quick = settings.provider(provider).model_copy(update={"max_retries": 0})
-    settings = settings.model_copy(update={"providers": {**settings.providers, provider: quick}})
+    quick = dataclasses.replace(settings.provider(provider), max_retries=0)
+    settings = dataclasses.replace(settings, providers={**settings.providers, provider: quick})
     request = ModelRequest(system="", messages=[Message("user", [TextBlock("ping")])], max_tokens=1)
 
     async def once() -> Finished | None:

@@ -8,7 +8,7 @@ telemetry, history and pending facts never do (design.md §3.7). Facts are bound
 from __future__ import annotations
 
 import datetime
-import platform
+import os
 from pathlib import Path
 from typing import Iterable
 
@@ -18,6 +18,16 @@ MAX_INSTRUCTIONS = 20_000
 BASE = """You are edgar, a coding agent working in the user's repository from their terminal.
 Use the tools to read, search, edit and run things; prefer small, verifiable steps; read a file
 before editing it; keep answers short and concrete. Paths are relative to the project root."""
+
+
+def _system_name() -> str:
+    # platform.system() is os.uname().sysname wherever uname exists; importing platform
+    # costs ~3 ms on every start, so it is only asked where there is no uname (Windows).
+    if hasattr(os, "uname"):
+        return os.uname().sysname
+    import platform
+
+    return platform.system()
 
 
 def project_instructions(root: Path) -> str:
@@ -33,7 +43,7 @@ def project_instructions(root: Path) -> str:
 def system_prompt(root: Path, facts: Iterable[str] = (), skills: Iterable[tuple[str, str]] = (),
                   today: datetime.date | None = None) -> str:
     day = (today or datetime.date.today()).isoformat()
-    sections = [BASE, f"Project root: {root}\nPlatform: {platform.system()}\nToday: {day}"]
+    sections = [BASE, f"Project root: {root}\nPlatform: {_system_name()}\nToday: {day}"]
     instructions = project_instructions(root)
     if instructions:
         sections.append("Project instructions:\n" + instructions)

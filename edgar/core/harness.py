@@ -14,18 +14,17 @@ import errno
 import time
 from typing import Callable
 
-from pydantic import ValidationError
-
 from edgar.events import ErrorRecord, Event, ToolFinished, ToolProposed
 from edgar.providers.base import ToolCall, ToolResultBlock
+from edgar.schema import SchemaError, validate
 from edgar.tools.base import Tool, ToolContext, ToolFailure
 
 
-def _validation_text(exc: ValidationError) -> str:
+def _validation_text(exc: SchemaError) -> str:
     parts = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "(arguments)"
-        parts.append(f"{where}: {err['msg']}")
+    for loc, msg, _ in exc.errors:
+        where = ".".join(str(p) for p in loc) or "(arguments)"
+        parts.append(f"{where}: {msg}")
     return "invalid arguments: " + "; ".join(parts)
 
 
@@ -52,8 +51,8 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
         if call.input is None:
             raise ToolFailure("validation", "the tool arguments were not valid JSON")
         try:
-            parsed = tool.Args.model_validate(call.input)
-        except ValidationError as exc:
+            parsed = validate(tool.Args, call.input)
+        except SchemaError as exc:
             raise ToolFailure("validation", _validation_text(exc)) from None
         if ctx.permission is not None:
             refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(call.input))

@@ -50,9 +50,11 @@ def _one_line(text: str) -> str:
 def entry(run, redact: Callable[[str], str] = lambda s: s) -> str:
     """The six lines (and the blank separator) for one finished run."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started))
-    files = list(run.files[:MAX_FILES])
-    if len(run.files) > MAX_FILES:
-        files.append(f"and {len(run.files) - MAX_FILES} more")
+    # a name of only whitespace would fold to nothing and leave "- files:" without its value
+    named = [name for name in map(_one_line, run.files) if name]
+    files = named[:MAX_FILES]
+    if len(named) > MAX_FILES:
+        files.append(f"and {len(named) - MAX_FILES} more")
     cost = "cost unknown" if run.cost is None else f"${run.cost:.4f}"
     ended = f"{run.outcome} in {run.duration:.1f} s, {cost}"
     if run.verify_runs:

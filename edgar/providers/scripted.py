@@ -22,46 +22,58 @@ import asyncio
 import json
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, ClassVar
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edgar.events import Usage
 from edgar.providers.base import (
     Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
 )
+from edgar.schema import SchemaError, validate
+
+# Script lines are dataclasses checked by edgar.schema: unknown keys and wrong types are
+# errors, so a typo in a test script fails loudly instead of replaying something else.
+_strict = dataclass(slots=True)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@_strict
+class ScriptToolCall:
+    """One tool call the scripted model makes."""
 
-
-class ScriptToolCall(_Strict):
     name: str
-    input: dict[str, Any] | str = Field(default_factory=dict)  # a str is sent as raw (bad) JSON
+    input: dict[str, Any] | str = field(default_factory=dict)  # a str is sent as raw (bad) JSON
     id: str | None = None
 
 
-class ScriptUsage(_Strict):
+@_strict
+class ScriptUsage:
+    """Token counts reported for the line."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
 
 
-class ScriptError(_Strict):
+@_strict
+class ScriptError:
+    """Fail this response (after streaming ``after_chars`` of text)."""
+
     status: int | None = None
     message: str = "scripted provider error"
     after_chars: int = 0   # stream this much text first, then fail mid-stream
 
 
-class ScriptLine(_Strict):
+@_strict
+class ScriptLine:
+    """One model response."""
+
     text: str = ""
     thinking: str = ""
-    tool_calls: list[ScriptToolCall] = Field(default_factory=list)
-    usage: ScriptUsage = Field(default_factory=ScriptUsage)
-    delay_s: float = Field(0.0, ge=0)
+    tool_calls: list[ScriptToolCall] = field(default_factory=list)
+    usage: ScriptUsage = field(default_factory=ScriptUsage)
+    delay_s: float = field(default=0.0, metadata={"ge": 0})
     model: str | None = None
     stop_reason: str | None = None
     error: ScriptError | None = None
@@ -80,14 +92,14 @@ def parse_script(path: Path) -> list[ScriptLine]:
             data = json.loads(raw)
             if not isinstance(data, dict):
                 raise ValueError("each line must be a JSON object")
-            lines.append(ScriptLine.model_validate(data))
+            lines.append(validate(ScriptLine, data))
         except json.JSONDecodeError as exc:
             raise ProviderError("scripted", f"{path}:{number}: not valid JSON ({exc.msg})",
                                 usage_error=True) from None
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"])
-            raise ProviderError("scripted", f"{path}:{number}: field '{field}': {err['msg']}",
+        except SchemaError as exc:
+            loc, msg, _ = exc.errors[0]
+            where = ".".join(str(p) for p in loc)
+            raise ProviderError("scripted", f"{path}:{number}: field '{where}': {msg}",
                                 usage_error=True) from None
         except ValueError as exc:
             raise ProviderError("scripted", f"{path}:{number}: {exc}", usage_error=True) from None

@@ -1,8 +1,9 @@
 """What a tool is, what it returns, and how a failure becomes a shape.
 
 Guarantees:
-- A tool's arguments are validated against its pydantic model before it runs; bad
-  arguments from the model are a ``validation`` error, never a traceback.
+- A tool's arguments are a dataclass (``ToolArgs``) checked by ``edgar.schema``
+  before it runs; bad arguments from the model are a ``validation`` error, never a
+  traceback. ``spec()`` tells the model that dataclass's JSON Schema.
 - A tool reports failure by raising ``ToolFailure(kind, message, …)``; the harness turns it
   into an ``ErrorRecord`` (the shape, for the bus) and a ``ToolResultBlock`` (the text, for
   the model only).
@@ -16,10 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from edgar.events import ErrorRecord
 from edgar.providers.base import ToolResultBlock, ToolSpec
+from edgar.schema import json_schema
 
 if TYPE_CHECKING:
     from edgar.tools.permissions import PermissionGate
@@ -30,8 +30,17 @@ __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "Err
 Access = Literal["read", "write", "shell", "task"]
 
 
-class ToolArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=False, defer_build=True)
+class ToolArgs:
+    """Base of every tool's arguments; subclasses are ``@dataclass(slots=True)`` with
+    ``field(metadata=doc(…))`` for what the model is told (not frozen: a frozen dataclass
+    costs twice as much to define, and these are made on every start)."""
+
+    __slots__ = ()
+
+
+def doc(description: str, **bounds: float) -> dict[str, object]:
+    """Field metadata: the description the model sees, and bounds (ge, gt, le, lt)."""
+    return {"description": description, **bounds}
 
 
 class ToolFailure(Exception):
@@ -73,14 +82,10 @@ class Tool:
 
     def spec(self) -> ToolSpec:
         cached = _SPECS.get(type(self))
-        if cached is not None:  # schema generation is slow; a tool's schema never changes
-            return cached
-        schema = self.Args.model_json_schema()
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
-        _SPECS[type(self)] = spec = ToolSpec(self.name, self.description, schema)
-        return spec
+        if cached is None:  # called for every request; a tool's schema never changes
+            cached = _SPECS[type(self)] = ToolSpec(self.name, self.description,
+                                                   json_schema(self.Args))
+        return cached
 
     def summary(self, args: dict[str, Any]) -> str:
         """One line for the person: what this call will do."""

@@ -8,12 +8,12 @@ exactly once (or ``replace_all``), and says which of the two it was when it refu
 from __future__ import annotations
 
 import os
-import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import Field
-
-from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, clip, rel, resolve
+from edgar.tools.base import (
+    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, clip, doc, rel, resolve,
+)
 
 
 def _read_text(path: Path, shown: str) -> str:
@@ -28,6 +28,8 @@ def _read_text(path: Path, shown: str) -> str:
 
 
 def atomic_write(path: Path, text: str) -> None:
+    import tempfile  # here, not at the top: it pulls in random and shutil, start-up time
+
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o7777 if path.exists() else None
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -43,10 +45,13 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
+@dataclass(slots=True)
 class ReadArgs(ToolArgs):
-    path: str = Field(description="File path, relative to the project root")
-    offset: int | None = Field(None, ge=1, description="First line to read (1-based)")
-    limit: int | None = Field(None, ge=1, description="How many lines to read")
+    """Arguments of ``read``."""
+
+    path: str = field(metadata=doc("File path, relative to the project root"))
+    offset: int | None = field(default=None, metadata=doc("First line to read (1-based)", ge=1))
+    limit: int | None = field(default=None, metadata=doc("How many lines to read", ge=1))
 
 
 class Read(Tool):
@@ -69,9 +74,12 @@ class Read(Tool):
         return ToolOutcome(clip(body, ctx.max_output_chars))
 
 
+@dataclass(slots=True)
 class WriteArgs(ToolArgs):
-    path: str = Field(description="File path, relative to the project root")
-    content: str = Field(description="The whole new content of the file")
+    """Arguments of ``write``."""
+
+    path: str = field(metadata=doc("File path, relative to the project root"))
+    content: str = field(metadata=doc("The whole new content of the file"))
 
 
 class Write(Tool):
@@ -91,12 +99,15 @@ class Write(Tool):
                            files=(rel(ctx, path),))
 
 
+@dataclass(slots=True)
 class EditArgs(ToolArgs):
-    path: str = Field(description="File path, relative to the project root")
-    old_string: str = Field(description="Exact text to replace; must occur exactly once "
-                            "unless replace_all")
-    new_string: str = Field(description="Replacement text")
-    replace_all: bool = Field(False, description="Replace every occurrence")
+    """Arguments of ``edit``."""
+
+    path: str = field(metadata=doc("File path, relative to the project root"))
+    old_string: str = field(metadata=doc("Exact text to replace; must occur exactly once "
+                                         "unless replace_all"))
+    new_string: str = field(metadata=doc("Replacement text"))
+    replace_all: bool = field(default=False, metadata=doc("Replace every occurrence"))
 
 
 class Edit(Tool):

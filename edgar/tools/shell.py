@@ -14,15 +14,17 @@ import asyncio
 import os
 import shlex
 import signal
+from dataclasses import dataclass, field
 
-from pydantic import Field
-
-from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, clip
+from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, clip, doc
 
 
+@dataclass(slots=True)
 class ShellArgs(ToolArgs):
-    command: str = Field(description="A shell command (bash -c)")
-    timeout: float | None = Field(None, gt=0, description="Seconds before it is killed")
+    """Arguments of ``shell``."""
+
+    command: str = field(metadata=doc("A shell command (bash -c)"))
+    timeout: float | None = field(default=None, metadata=doc("Seconds before it is killed", gt=0))
 
 
 def program_of(command: str) -> str:

@@ -7,14 +7,17 @@ comes back, as this tool's result.
 
 from __future__ import annotations
 
-from pydantic import Field
+from dataclasses import dataclass, field
 
-from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
+from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc
 
 
+@dataclass(slots=True)
 class TaskArgs(ToolArgs):
-    prompt: str = Field(description="Everything the subagent needs to do the job")
-    description: str | None = Field(None, description="A few words for the person")
+    """Arguments of ``task``."""
+
+    prompt: str = field(metadata=doc("Everything the subagent needs to do the job"))
+    description: str | None = field(default=None, metadata=doc("A few words for the person"))
 
 
 class Task(Tool):

@@ -127,3 +127,9 @@ def test_entries_skip_a_torn_tail(tmp_path):
     good = entry(run())
     (tmp_path / NAME).write_text(good + good + "## 2026-01-01 · session x\n- asked: half")
     assert len(History(tmp_path).entries()) == 2
+
+
+def test_a_file_name_of_only_whitespace_keeps_the_entry_whole():
+    # found by hypothesis: files=['\r'] folded to an empty value and broke "- files: "
+    text = entry(run(asked=["x"], said="y", files=["\r", " \t"]))
+    assert is_whole(text) and "- files: (none)" in text
