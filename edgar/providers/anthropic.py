@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
 from edgar.events import Usage
@@ -26,7 +26,7 @@ from edgar.providers.base import (
     Finished, Message, ModelRequest, ProviderError, StreamEvent, TextBlock, TextChunk,
     ThinkingBlock, ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
 )
-from edgar.providers.http import Connection, parse_json
+from edgar.providers.http import Connection, WireProvider, parse_json
 from edgar.providers.http_errors import Hints, stream_error
 
 DEFAULT_BASE = "https://api.anthropic.com"
@@ -34,11 +34,12 @@ SAMPLING_REMOVED = "2026-10-21"  # first anthropic-version that rejects temperat
 _CACHE = {"type": "ephemeral"}
 
 
-class AnthropicProvider:
+class AnthropicProvider(WireProvider):
     name = "anthropic"
 
     def __init__(self, model: str, settings: ProviderSettings):
         self.model = model
+        self._decoder = _Decoder
         self.settings = settings
         key_env = settings.api_key_env or "ANTHROPIC_API_KEY"
         key = os.environ.get(key_env, "").strip()
@@ -76,13 +77,6 @@ class AnthropicProvider:
             body["temperature"] = self.settings.temperature
         return body
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        # The connection's generator itself, not a wrapper: one async layer less per delta.
-        hints = self._conn.hints
-        return self._conn.stream(self.body(request), lambda: _Decoder(hints, self.model))
-
-    async def aclose(self) -> None:
-        await self._conn.aclose()
 
 
 def to_wire(messages: list[Message]) -> list[dict[str, Any]]:

@@ -42,6 +42,7 @@ from edgar.providers.http_retry import (  # noqa: F401 - re-exported for older i
 
 if TYPE_CHECKING:
     from edgar.config import ProviderSettings
+    from edgar.providers.base import ModelRequest
 
 DRAIN_SECONDS = 1.0        # how long the end of a finished stream is waited for
 
@@ -179,6 +180,27 @@ async def _batches(source: Any) -> AsyncIterator[list[Any]]:
     tail = list(parser.flush())
     if tail:
         yield tail
+
+
+class WireProvider:
+    """What both protocol classes share: stream one request through their ``Connection``
+    with a fresh decoder of their wire format, and close the connection."""
+
+    name: str
+    model: str
+    _conn: "Connection"
+    _decoder: Callable[[Any, str], Decoder]
+
+    def body(self, request: ModelRequest) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        # The connection's generator itself, not a wrapper: one async layer less per delta.
+        hints, model, decoder = self._conn.hints, self.model, self._decoder
+        return self._conn.stream(self.body(request), lambda: decoder(hints, model))
+
+    async def aclose(self) -> None:
+        await self._conn.aclose()
 
 
 def _merged(events: list[StreamEvent]) -> list[StreamEvent]:

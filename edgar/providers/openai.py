@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
 from edgar.events import Usage
@@ -32,7 +32,7 @@ from edgar.providers.base import (
     Finished, Message, ModelRequest, ProviderError, StreamEvent, TextBlock, TextChunk,
     ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
 )
-from edgar.providers.http import Connection, parse_json
+from edgar.providers.http import Connection, WireProvider, parse_json
 from edgar.providers.http_errors import Hints, error_detail, stream_error
 
 DEFAULT_BASE = "https://api.openai.com/v1"
@@ -41,11 +41,12 @@ STOP_REASONS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "
                 "length": "max_tokens", "content_filter": "refusal"}
 
 
-class OpenAIProvider:
+class OpenAIProvider(WireProvider):
     name = "openai"
 
     def __init__(self, model: str, settings: ProviderSettings):
         self.model = model
+        self._decoder = _Decoder
         self.settings = settings
         key_env = settings.api_key_env or "OPENAI_API_KEY"
         key = os.environ.get(key_env, "").strip()
@@ -78,13 +79,6 @@ class OpenAIProvider:
             body["temperature"] = self.settings.temperature
         return body
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        # The connection's generator itself, not a wrapper: one async layer less per delta.
-        hints = self._conn.hints
-        return self._conn.stream(self.body(request), lambda: _Decoder(hints, self.model))
-
-    async def aclose(self) -> None:
-        await self._conn.aclose()
 
 
 def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
