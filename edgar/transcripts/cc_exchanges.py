@@ -318,10 +318,8 @@ class Builder:
         return self._arrive(self._typed(record, line, "queued_command", text, True, ts), offset)
 
     # ----- entry points -----------------------------------------------------------
-    def _switch(self, record: dict) -> list:
-        sid = _str(record.get("sessionId"))
-        if sid is None or sid == self.session:
-            return []
+    def _switch(self, sid: str) -> list:
+        """A record of another session: what was open belongs to the last one."""
         items: list = []
         if self.session is not None:
             items = self._end_session()
@@ -337,11 +335,14 @@ class Builder:
     def feed(self, line: int, offset: int, record: dict) -> list:
         """Take one shape-checked record; return the items it completes."""
         self.line = line
-        items = self._switch(record)
+        sid = record.get("sessionId")
+        if not isinstance(sid, str):
+            sid = None
+        items = self._switch(sid) if sid is not None and sid != self.session else []
         kind = record.get("type")
-        ts = _str(record.get("timestamp"))
-        if ts and self._new(line):
-            self._acc(self._sid(record)).seen(ts)
+        ts = record.get("timestamp")
+        if ts and isinstance(ts, str) and line > self.after:
+            self._acc(sid or self.session or self.default_session).seen(ts)
         if kind == "user":
             v = classify(record, sidechain=self.sidechain)
             if v is not None and v.typed:

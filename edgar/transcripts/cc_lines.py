@@ -39,8 +39,23 @@ class Line:
     terminated: bool = True  # False only for a last line without its newline
 
 
+_scan_once = json.JSONDecoder().scan_once  # the C scanner json.loads ends up in
+_BAD_JSON = "invalid JSON (JSONDecodeError)"
+
+
 def _parse(body: bytes) -> tuple[object, str | None]:
     try:
+        # json.loads(bytes) sniffs the encoding, decodes, skips whitespace and
+        # scans. A body starting with "{" and a non-NUL byte is UTF-8 to it,
+        # and ``body`` has no JSON whitespace at either end (stripped), so the
+        # scanner alone gives the same value and fails on the same lines.
+        if body[0] == 0x7B and len(body) > 1 and body[1]:
+            text = body.decode("utf-8", "surrogatepass")
+            try:
+                value, end = _scan_once(text, 0)
+            except StopIteration:  # what json.loads reports as "Expecting value"
+                return None, _BAD_JSON
+            return (value, None) if end == len(text) else (None, _BAD_JSON)  # else: extra data
         return json.loads(body), None
     except Exception as exc:  # noqa: BLE001 - any parser failure is a bad line
         return None, f"invalid JSON ({type(exc).__name__})"
@@ -54,11 +69,28 @@ def read_lines(
     max_line: int = MAX_LINE,
 ) -> Iterator[Line]:
     """Yield every physical line from ``start_offset`` (a line start) to EOF."""
+    for fields in raw_lines(f, file, start_offset, start_line, max_line):
+        yield Line(*fields)
+
+
+def raw_lines(
+    f: BinaryIO,
+    file: str = "",
+    start_offset: int = 0,
+    start_line: int = 0,
+    max_line: int = MAX_LINE,
+) -> Iterator[tuple]:
+    """``read_lines`` as plain 6-tuples of Line's fields, in Line's order.
+
+    The scanner's hot loop reads these: a frozen dataclass per line costs
+    more than most lines need.
+    """
     if start_offset:
         f.seek(start_offset)
+    readline = f.readline
     number, pos = start_line, start_offset
     while True:
-        chunk = f.readline(max_line + 1)
+        chunk = readline(max_line + 1)
         if not chunk:
             return
         number += 1
@@ -67,7 +99,7 @@ def read_lines(
             length, ended = len(chunk), False
             del chunk  # why: never hold more than one chunk of an over-long line
             while True:
-                more = f.readline(_CHUNK)
+                more = readline(_CHUNK)
                 if not more:
                     break
                 length += len(more)
@@ -75,29 +107,30 @@ def read_lines(
                     ended = True
                     break
             if not ended:
-                yield Line(number, start, start, Malformed(file, number, "torn last line longer than the line limit"))
+                yield (number, start, start, Malformed(file, number, "torn last line longer than the line limit"), False, True)
                 return
             pos = start + length
-            yield Line(number, start, pos, Malformed(file, number, f"line longer than {max_line} bytes"))
+            yield (number, start, pos, Malformed(file, number, f"line longer than {max_line} bytes"), False, True)
             continue
         pos = start + len(chunk)
         complete = chunk.endswith(b"\n")
         body = chunk.strip(_PAD)
-        nul = chunk.count(b"\x00") != body.count(b"\x00")
+        # Counting NULs scans the line twice; most lines have none at all.
+        nul = b"\x00" in chunk and chunk.count(b"\x00") != body.count(b"\x00")
         if not complete:
             pos = start  # not consumed: see the module docstring
         if not body:
             value: object = Malformed(file, number, "only NUL bytes") if nul else BLANK
-            yield Line(number, start, pos, value, nul, complete)
+            yield (number, start, pos, value, nul, complete)
             continue
         value, problem = _parse(body)
         if problem is not None:
             if not complete:
-                yield Line(number, start, start, Malformed(file, number, "torn last line (no newline, incomplete JSON)"))
+                yield (number, start, start, Malformed(file, number, "torn last line (no newline, incomplete JSON)"), False, True)
                 return
-            yield Line(number, start, pos, Malformed(file, number, problem), nul)
+            yield (number, start, pos, Malformed(file, number, problem), nul, True)
             continue
-        yield Line(number, start, pos, value, nul, complete)
+        yield (number, start, pos, value, nul, complete)
 
 
 def head_digest(f: BinaryIO, length: int) -> str:

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from .cc_types import Reply, SessionStats, Usage
 
 TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+# The field of a block that is kept, by block type; other blocks are not kept.
+_VALUE_KEY = {"text": "text", "thinking": "thinking", **{t: "name" for t in TOOL_BLOCKS}}
 MAX_KINDS = 100  # distinct labels kept in a counter
 
 
@@ -37,7 +39,8 @@ def text_or_none(value: object) -> str | None:
 
 
 def count_of(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+    # ``type() is int`` rules out bool (and is what JSON yields) in one check.
+    return value if type(value) is int and value > 0 else 0
 
 
 def usage_of(message: dict) -> Usage:
@@ -66,10 +69,17 @@ class Merged:
     blocks: list = field(default_factory=list)  # (index|None, order, type, value)
     seen: set = field(default_factory=set)
     usage: Usage = Usage()
+    last_usage: object = field(default=None, repr=False, compare=False)  # raw, of the last record
 
     def add(self, record: dict, message: dict) -> None:
-        self.model = self.model or text_or_none(message.get("model"))
-        self.usage = self.usage.max(usage_of(message))
+        if not self.model:
+            self.model = text_or_none(message.get("model"))
+        u = message.get("usage")
+        # Siblings mostly repeat the same usage: an equal one cannot raise the
+        # maximum, and comparing dicts is far cheaper than building Usages.
+        if isinstance(u, dict) and u != self.last_usage:
+            self.last_usage = u
+            self.usage = self.usage.max(usage_of(message))
         index = record.get("apiBlockIndex")
         index = index if isinstance(index, int) and not isinstance(index, bool) else None
         content = message.get("content")
@@ -79,15 +89,11 @@ class Merged:
             if not isinstance(block, dict):
                 continue
             kind = block.get("type")
-            if kind == "text":
-                value = text_or_none(block.get("text"))
-            elif kind == "thinking":
-                value = text_or_none(block.get("thinking"))
-            elif kind in TOOL_BLOCKS:
-                value = text_or_none(block.get("name"))
-            else:
+            key = _VALUE_KEY.get(kind) if isinstance(kind, str) else None  # (lists are unhashable)
+            if key is None:
                 continue
-            if value is None:
+            value = block.get(key)
+            if not isinstance(value, str):
                 continue
             ident = (kind, text_or_none(block.get("id")) or value)
             if ident in self.seen:  # a resume re-appends records already seen
@@ -99,10 +105,23 @@ class Merged:
         blocks = self.blocks
         if blocks and all(b[0] is not None for b in blocks):
             blocks = sorted(blocks, key=lambda b: (b[0], b[1]))
-        text = "\n".join(v for _, _, k, v in blocks if k == "text" and v.strip())
-        thinking = "\n".join(v for _, _, k, v in blocks if k == "thinking" and v.strip())
-        tools = tuple(v for _, _, k, v in blocks if k in TOOL_BLOCKS)
-        return Reply(self.message_id, self.model, text, thinking, tools, self.usage, self.line)
+        # One pass, not three: a message is finished once, but there are many.
+        text: list[str] = []
+        thinking: list[str] = []
+        tools: list[str] = []
+        for _, _, k, v in blocks:
+            if k == "text":
+                if v.strip():
+                    text.append(v)
+            elif k == "thinking":
+                if v.strip():
+                    thinking.append(v)
+            elif k in TOOL_BLOCKS:
+                tools.append(v)
+        return Reply(
+            self.message_id, self.model, "\n".join(text), "\n".join(thinking), tuple(tools),
+            self.usage, self.line,
+        )
 
 
 @dataclass

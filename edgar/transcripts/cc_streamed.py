@@ -41,13 +41,14 @@ class OpenMessages:
             side: bool, session: str) -> list[Merged]:
         """Merge one assistant record into its message; return the messages finished for room."""
         message = record["message"]
-        mid = _str(message.get("id")) or _str(record.get("requestId")) or _str(record.get("uuid")) or f"line {line}"
+        message_id = _str(message.get("id"))
+        mid = message_id or _str(record.get("requestId")) or _str(record.get("uuid")) or f"line {line}"
         key = (exchange_id, side, mid)
         if key in self.done:
             return []  # a late sibling of a finished message: its usage was counted
         m = self.msgs.get(key)
         if m is None:
-            m = self.msgs[key] = Merged(key, key[0], session, line, offset, _str(message.get("id")))
+            m = self.msgs[key] = Merged(key, key[0], session, line, offset, message_id)
         self.msgs.move_to_end(key)
         m.add(record, message)
         finished: list[Merged] = []

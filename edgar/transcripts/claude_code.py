@@ -52,7 +52,7 @@ from typing import BinaryIO, Iterable, Iterator, Union
 
 from .cc_classify import Verdict, classify, classify_queued
 from .cc_exchanges import Builder
-from .cc_lines import BLANK, MAX_LINE, head_digest, read_lines
+from .cc_lines import BLANK, MAX_LINE, head_digest, raw_lines, read_lines
 from .cc_messages import bump
 from .cc_text import dedupe_key, message_text, strip_elements
 from .cc_types import (
@@ -112,13 +112,15 @@ def check_record(value: object) -> tuple[str | None, list[str]]:
             return "content of the wrong type", []
         if not isinstance(value.get("timestamp"), str):
             odd.append("no timestamp")
-        for block in content if isinstance(content, list) else ():
-            if not isinstance(block, dict):
-                odd.append("content block is not an object")
-                continue
-            btype = block.get("type")
-            if not isinstance(btype, str) or btype not in _BLOCKS[kind]:  # (lists are unhashable)
-                odd.append(f"unknown block type {str(btype)[:40]!r}")
+        if isinstance(content, list):
+            allowed = _BLOCKS[kind]  # hoisted: assistant records run this per block
+            for block in content:
+                if not isinstance(block, dict):
+                    odd.append("content block is not an object")
+                    continue
+                btype = block.get("type")
+                if not isinstance(btype, str) or btype not in allowed:  # (lists are unhashable)
+                    odd.append(f"unknown block type {str(btype)[:40]!r}")
     elif kind == "queue-operation":
         if not isinstance(value.get("operation"), str):
             return "queue operation without an operation", []
@@ -170,34 +172,39 @@ def scan_stream(
     end_offset, end_line = (m.resume_offset, m.resume_line) if mark else (0, 0)
     lines = malformed = anomalies = 0
     unknown: Counter = Counter()
-    for ln in read_lines(f, file, end_offset, end_line, max_line):
-        new = ln.number > after
-        if ln.end > ln.start:  # a torn last line is not consumed
-            end_offset, end_line = ln.end, ln.number
+    feed = builder.feed
+    # Plain tuples (not ``Line``s): this loop runs once per line of every file.
+    for number, start, end, value, nul_stripped, terminated in raw_lines(f, file, end_offset, end_line, max_line):
+        new = number > after
+        if end > start:  # a torn last line is not consumed
+            end_offset, end_line = end, number
             lines += new
-        value = ln.value
-        if value is BLANK or (not ln.terminated and not final and not isinstance(value, Malformed)):
-            continue  # an unterminated last line waits for its newline unless final
+        if value is BLANK:
+            continue
         if isinstance(value, Malformed):
             if new:
                 malformed += 1
                 yield value
             continue
+        if not terminated and not final:
+            continue  # an unterminated last line waits for its newline unless final
         problem, odd = check_record(value)
         if problem is not None:
             if new:
                 malformed += 1
-                yield Malformed(file, ln.number, problem)
+                yield Malformed(file, number, problem)
             continue
-        if ln.nul_stripped:
+        if nul_stripped:
             odd.append("NUL bytes stripped")
         if new:
             for reason in odd:
                 anomalies += 1
-                yield Anomaly(file, ln.number, reason)
+                yield Anomaly(file, number, reason)
             if value["type"] not in KNOWN_TYPES:
                 bump(unknown, value["type"][:64])
-        yield from builder.feed(ln.number, ln.start, value)
+        items = feed(number, start, value)
+        if items:
+            yield from items
     yield from builder.finish(final)
     resume_offset, resume_line = min(builder.resume or (end_offset, end_line), (end_offset, end_line))
     head_len = min(HEAD, end_offset)
