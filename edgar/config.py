@@ -55,7 +55,6 @@ class ToolsSettings:
 
     shell_timeout: float = 120.0
     allow_outside_root: bool = False
-    max_output_chars: int = 30_000
     max_subagent_depth: int = 2
 
 

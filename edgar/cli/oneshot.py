@@ -68,8 +68,6 @@ class _Printer:
         self.ended_with_newline = True
 
     def __call__(self, event: Event) -> None:
-        if self.fmt == "quiet":
-            return
         if self.fmt == "stream-json":
             self.out.write(json.dumps(to_dict(event), default=str) + "\n")
             self.out.flush()
@@ -93,7 +91,8 @@ async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = 
     from edgar.core.loop import run_turn
 
     printer = _Printer(fmt, out, err)
-    app.bus.subscribe(Event, printer)
+    if fmt != "quiet":  # "quiet": the caller renders the session itself (edgar demo)
+        app.bus.subscribe(Event, printer)
     session = app.session
     attached = attached or []
     task = asyncio.current_task()

@@ -269,7 +269,7 @@ def _bounded(block: ToolResultBlock, limit: int) -> ToolResultBlock:
 def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     tools = session.settings.tools
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
-                      shell_timeout=tools.shell_timeout, max_output_chars=tools.max_output_chars,
+                      shell_timeout=tools.shell_timeout,
                       depth=turn.depth, permission=session.gate)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:

@@ -66,7 +66,6 @@ class ToolContext:
     root: Path
     allow_outside_root: bool = False
     shell_timeout: float = 120.0
-    max_output_chars: int = 30_000
     depth: int = 0
     env: dict[str, str] = field(default_factory=lambda: strip_env(os.environ))
     # the task tool's door to a subagent: (prompt, description) -> final text

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from edgar.tools.base import (
-    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, clip, doc, rel, resolve,
+    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc, rel, resolve,
 )
 
 
@@ -71,7 +71,7 @@ class Read(Tool):
             body = "(empty file)"
         elif end < len(lines):
             body += f"\n… {len(lines) - end} more lines; read with offset={end + 1}"
-        return ToolOutcome(clip(body, ctx.max_output_chars))
+        return ToolOutcome(body)
 
 
 @dataclass(slots=True)

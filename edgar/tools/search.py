@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from edgar.tools.base import (
-    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, clip, doc, rel, resolve,
+    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc, rel, resolve,
 )
 
 SKIP_DIRS = {".git", ".hg", ".svn", ".edgar", "node_modules", "__pycache__", ".venv", "venv",
@@ -110,4 +110,4 @@ class Grep(Tool):
         if not hits:
             return ToolOutcome(f"no matches for {args.pattern}")
         cut = f"\n… more than {LIMIT} matches; narrow the search" if len(hits) > LIMIT else ""
-        return ToolOutcome(clip("\n".join(hits[:LIMIT]) + cut, ctx.max_output_chars))
+        return ToolOutcome("\n".join(hits[:LIMIT]) + cut)

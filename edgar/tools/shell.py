@@ -16,7 +16,7 @@ import shlex
 import signal
 from dataclasses import dataclass, field
 
-from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, clip, doc
+from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc
 
 
 @dataclass(slots=True)
@@ -87,7 +87,7 @@ class Shell(Tool):
         if code is None:
             raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed",
                               program=program)
-        body = clip(out, ctx.max_output_chars) or "(no output)"
+        body = out or "(no output)"
         if code == 127 and program:
             raise ToolFailure("not_found", f"{body}\n[exit code 127: command not found]",
                               exit_code=code, program=program)

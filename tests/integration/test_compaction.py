@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from edgar.cli.setup import build
-from edgar.config import ContextSettings, Settings, ToolsSettings
+from edgar.config import ContextSettings, Settings
 from edgar.core.loop import run_turn
 from edgar.core.sessionlog import load
 from edgar.core.tokens import request_chars
@@ -175,7 +175,6 @@ def test_provider_usage_calibrates_the_estimate(project, tmp_path):
 
 def test_an_oversized_tool_result_reaches_the_model_as_head_and_tail(project, tmp_path):
     app, _ = app_for(project, [read("notes0.txt"), {"text": "ok"}],
-                     tools=ToolsSettings(max_output_chars=100_000),
                      context={"tool_result_max_chars": 1000})
     asyncio.run(run_turn(app.session, "read it"))
     app.close()
