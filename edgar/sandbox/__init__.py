@@ -34,9 +34,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from edgar.sandbox.policy import MODES, Mode, Policy
-
 if TYPE_CHECKING:
+    from edgar.sandbox.policy import MODES, Mode, Policy
     from edgar.sandbox.core import Layer, Sandbox
     from edgar.sandbox.refusals import explain
     from edgar.sandbox.launch import wrap
@@ -46,6 +45,7 @@ __all__ = ["MODES", "Mode", "Policy", "Sandbox", "Layer", "Completed", "Sandboxe
            "spawn", "wrap", "explain", "harden_self"]
 
 _LAZY = {
+    "MODES": "edgar.sandbox.policy", "Mode": "edgar.sandbox.policy", "Policy": "edgar.sandbox.policy",
     "Sandbox": "edgar.sandbox.core", "Layer": "edgar.sandbox.core",
     "Completed": "edgar.sandbox.process", "Sandboxed": "edgar.sandbox.process",
     "run": "edgar.sandbox.process", "spawn": "edgar.sandbox.process",

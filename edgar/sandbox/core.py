@@ -129,9 +129,9 @@ class Sandbox:
                              if plan.user else "not used (needs unprivileged user namespaces)"))
             out.append(Layer("pid namespace", plan.pid, "fresh /proc; every descendant dies "
                              "with the command" if plan.pid else "unavailable"))
-            out.append(Layer("mount namespace", plan.mount, f"{len(plan.ro_binds)} read-only "
-                             "binds (.edgar, .git/hooks, .git/config, user dir)"
-                             if plan.mount else "unavailable"))
+            out.append(Layer("mount namespace", plan.mount, "read-only: " + (
+                ", ".join(self._short(p) for p in plan.ro_binds) or "nothing to protect")
+                if plan.mount else "unavailable"))
         net_layer = plan.net or (self.backend == "bwrap")
         if self.policy.network:
             out.append(Layer("network", False, "open (sandbox.network = true)"))
@@ -142,6 +142,12 @@ class Sandbox:
             out.append(Layer("sandbox", False, "NOTHING confines commands here: "
                              + "; ".join(caps.why_not)))
         return out
+
+    def _short(self, path: str) -> str:
+        root = self.policy.root
+        if root and path.startswith(root.rstrip("/") + "/"):
+            return path[len(root.rstrip("/")) + 1:]
+        return path
 
     def warning(self) -> str | None:
         """One line for the first command of a session when confinement is missing or weak."""

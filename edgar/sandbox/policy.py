@@ -14,7 +14,6 @@ Guarantees:
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -29,6 +28,8 @@ DEVICE_DIRS = ("/dev/pts", "/dev/shm")
 
 
 def temp_dirs() -> tuple[str, ...]:
+    import tempfile  # here: it imports random and shutil, start-up time
+
     found: list[str] = []
     for path in ("/tmp", "/var/tmp", tempfile.gettempdir()):
         real = os.path.realpath(path)

@@ -22,6 +22,7 @@ from edgar.providers.base import ToolResultBlock, ToolSpec
 from edgar.schema import json_schema
 
 if TYPE_CHECKING:
+    from edgar.sandbox.session import SessionSandbox
     from edgar.tools.permissions import PermissionGate
 
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
@@ -71,6 +72,8 @@ class ToolContext:
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
     permission: "PermissionGate | None" = None
+    # how commands run (edgar/sandbox); None: the default confined policy for ``root``
+    sandbox: "SessionSandbox | None" = None
 
 
 class Tool:

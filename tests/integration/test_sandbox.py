@@ -23,7 +23,8 @@ import pytest
 from edgar.sandbox import Policy, Sandbox, explain, run, wrap
 from edgar.sandbox.policy import temp_dirs
 from edgar.sandbox.probe import Capabilities, capabilities
-from tests.support.users import as_user, ordinary_user
+from support.processes import alive
+from support.users import as_user, ordinary_user
 
 REPO = Path(__file__).resolve().parents[2]
 CAPS = capabilities()
@@ -56,22 +57,6 @@ def project_only(root: Path, home: Path, **kw) -> Sandbox:
 def sh(box: Sandbox, root: Path, command: str, timeout: float = 20):
     return asyncio.run(run(["bash", "-c", command], sandbox=box, cwd=root,
                            env=dict(os.environ), timeout=timeout))
-
-
-def alive(marker: str) -> list[int]:
-    """Host pids (not zombies) whose command line contains ``marker``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker.encode() in cmdline and state != "Z":
-            found.append(int(entry))
-    return found
 
 
 @needs_landlock
