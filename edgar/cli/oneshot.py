@@ -19,7 +19,7 @@ import sys
 from typing import IO
 
 from edgar.events import (
-    Attached, Event, Notice, PromptTyped, TextDelta, ToolFinished, ToolProposed, to_dict,
+    Attached, Event, FactLearned, Notice, PromptTyped, TextDelta, ToolFinished, ToolProposed, to_dict,
 )
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
@@ -36,8 +36,11 @@ class _Printer:
         self.fmt, self.out, self.err = fmt, out, err
         self.err_tty = err.isatty()
         self.ended_with_newline = True
+        self.learned: list[FactLearned] = []
 
     def __call__(self, event: Event) -> None:
+        if isinstance(event, FactLearned):
+            self.learned.append(event)
         if self.fmt == "stream-json":
             self.out.write(json.dumps(to_dict(event), default=str) + "\n")
             self.out.flush()
@@ -52,6 +55,10 @@ class _Printer:
                 self.err.write(f"  ✗ {event.tool}: {event.error.kind}\n")
             elif isinstance(event, Notice) and event.depth == 0:
                 self.err.write(f"edgar: {event.message}\n")
+            elif isinstance(event, FactLearned):
+                from edgar.cli.render import learned_line
+
+                self.err.write(f"edgar: {learned_line(event, 'edgar memory forget')}\n")
 
 
 async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | None = None,
@@ -111,6 +118,8 @@ async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | 
             "duration_ms": round(result.duration * 1000),
             "num_turns": result.model_calls,
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
+            "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
+                         "reactivated": e.reactivated} for e in printer.learned],
             **({"error": result.error_message} if result.error_message else {}),
         }) + "\n")
     out.flush()
