@@ -16,6 +16,7 @@ from typing import Any, Literal, Mapping
 
 ErrorKind = Literal[
     "exit_nonzero",
+    "exit_answer",       # a non-zero exit that is an answer (grep: no match); never a fact
     "timeout",
     "not_found",
     "permission_denied",

@@ -29,5 +29,5 @@ def attach(bus, *, root, state, settings, memory, redact, history=True) -> Learn
     sinks = [experience.record] + ([History(state, redact).append] if history else [])
     bus.subscribe(PromptTyped, Learner(memory, bus.publish))
     bus.subscribe(Event, Recorder(sinks, redact))
-    bus.subscribe(ToolFinished, ErrorFacts(experience, memory, bus.publish, root=root))
+    bus.subscribe(ToolFinished, ErrorFacts(experience, memory, bus.publish))
     return Learning(experience)
