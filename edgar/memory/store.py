@@ -172,12 +172,16 @@ class MemoryStore(DB):
 
     def active_texts(self, budget_chars: int) -> list[str]:
         """Active facts, newest first, as many as fit in ``budget_chars``."""
-        out: list[str] = []
+        return [fact.text for fact in self.active(budget_chars)]
+
+    def active(self, budget_chars: int) -> list[Fact]:
+        """Active facts (with their provenance), newest first, within ``budget_chars``."""
+        out: list[Fact] = []
         used = 0
         for fact in self.list("active"):
             if used + len(fact.text) > budget_chars:
                 break
-            out.append(fact.text)
+            out.append(fact)
             used += len(fact.text) + 1
         return out
 
