@@ -181,3 +181,52 @@ def test_a_positional_prompt_starts_the_repl_as_its_first_typed_line(project, tm
     assert sorted(e["text"] for e in typed_events(project)) == \
         ["always run the linter first", "and now something else"]
     assert [f["text"] for f in facts(project, env)] == ["always run the linter first"]
+
+
+def test_p_says_what_it_learned_and_the_source_names_the_real_turn(project, env, tmp_path):
+    s = script(tmp_path, 3)
+    out = run_edgar(["-p", "Thanks! From now on, always run ruff first. Then fix the parser",
+                     "--model", f"scripted:{s}", "--output-format", "stream-json"], project, env)
+    assert out.returncode == 0, out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    started = next(e for e in events if e["type"] == "TurnStarted")
+    [learned] = [e for e in events if e["type"] == "FactLearned"]
+    [fact] = facts(project, env)
+    assert fact["text"] == learned["text"] == "always run ruff first."
+    assert fact["source"] == f"session {started['session_id']} turn {started['turn_id']}"
+    assert [e["type"] for e in events].index("PromptTyped") < \
+        [e["type"] for e in events].index("TurnStarted")          # ADR-0002's order holds
+    # text mode: one line on stderr; json: "learned"
+    out = run_edgar(["-p", "never edit files under build/", "--model", f"scripted:{s}"],
+                    project, env)
+    new = next(f for f in facts(project, env) if f["text"] == "never edit files under build/")
+    assert f"edgar: remembered: never edit files under build/ (fact {new['id']} · " \
+           f"edgar memory forget {new['id']})" in out.stderr.splitlines()
+    assert run_edgar(["memory", "forget", str(new["id"])], project, env).returncode == 0
+    out = run_edgar(["-p", "Never edit files under build/", "--model", f"scripted:{s}",
+                     "--output-format", "json"], project, env)
+    assert json.loads(out.stdout)["learned"] == [
+        {"id": new["id"], "text": "Never edit files under build/", "provenance": "user-prompt",
+         "reactivated": True}]
+
+
+def test_the_repl_prints_one_dim_line_for_a_learned_fact_and_forget_works(project, tmp_path):
+    from test_repl_pty import PROMPT, Terminal
+
+    s = write_script(tmp_path / "pty.jsonl", [{"text": "Noted.\n"}])
+    env = edgar_env(tmp_path / "home", TERM="xterm")
+    term = Terminal([sys.executable, "-m", "edgar", "--model", f"scripted:{s}"], project, env)
+    try:
+        term.expect(PROMPT)
+        term.line("please always use pnpm, thanks")
+        match = term.expect(r"remembered: always use pnpm \(fact (\d+) · /forget (\d+)\)")
+        assert match.group(1) == match.group(2)
+        term.expect("Noted.")
+        term.expect(PROMPT)
+        term.line(f"/forget {match.group(1)}")
+        term.expect(f"forgot fact {match.group(1)}: always use pnpm")
+        term.send("\x04")
+        assert term.wait_exit() == 0
+    finally:
+        term.kill()
+    assert [f["status"] for f in facts(project, env)] == ["forgotten"]
