@@ -40,7 +40,7 @@ class ProviderSettings:
     read_timeout: float = 120.0     # seconds of silence mid-stream before giving up
     max_retries: int = 4
     # Anthropic only
-    version: str = "2023-06-01"
+    version: str | None = None      # None: the version the pinned official SDK sends (models.json)
     auth: Literal["x-api-key", "bearer"] = "x-api-key"
     max_tokens: int = 8192
     # Added with the wire protocols (edgar/providers/http.py, anthropic.py, openai.py)
@@ -101,7 +101,7 @@ class ContextSettings:
 class Settings:
     """Everything edgar is configured with; top-level keys and one field per section."""
 
-    model: str = "anthropic:claude-sonnet-4-5"
+    model: str = "sonnet"   # an alias: the current Sonnet of edgar/providers/models.json
     permission_mode: PermissionMode = "ask"
     max_turns: int = 50
     providers: dict[str, ProviderSettings] = field(default_factory=dict)

@@ -30,10 +30,33 @@ from edgar.providers.base import (
 )
 from edgar.providers.http import Connection, WireProvider
 from edgar.providers.http_errors import Hints, stream_error, truncated
+from edgar.providers.models import anthropic_version
 
 DEFAULT_BASE = "https://api.anthropic.com"
 SAMPLING_REMOVED = "2026-10-21"  # first anthropic-version that rejects temperature/top_p/top_k
 _CACHE = {"type": "ephemeral"}
+
+
+MIN_THINKING_BUDGET = 1024   # the API's documented minimum for budget_tokens
+
+
+def thinking_problem(settings: ProviderSettings) -> str | None:
+    """What is wrong with the thinking settings against the API's documented limits, if
+    anything: ``budget_tokens`` >= 1024 and < ``max_tokens``; no temperature with thinking."""
+    budget = settings.thinking_budget
+    if not budget:
+        return None
+    if budget < MIN_THINKING_BUDGET:
+        return (f"providers.anthropic.thinking_budget = {budget} is below the API's minimum of "
+                f"{MIN_THINKING_BUDGET} — set it to 1024 or more, or 0 to turn thinking off")
+    if budget >= settings.max_tokens:
+        return (f"providers.anthropic.thinking_budget = {budget} must be less than "
+                f"providers.anthropic.max_tokens = {settings.max_tokens} (thinking counts "
+                "toward it) — lower the budget or raise max_tokens")
+    if settings.temperature is not None:
+        return ("providers.anthropic.temperature cannot be used with thinking — remove it or "
+                "set thinking_budget = 0")
+    return None
 
 
 class AnthropicProvider(WireProvider):
@@ -48,26 +71,33 @@ class AnthropicProvider(WireProvider):
         if not key:
             raise ProviderError("anthropic", f"anthropic: no API key — set {key_env} (export "
                                 f"{key_env}=...) or choose another --model", usage_error=True)
-        if settings.temperature is not None and settings.version >= SAMPLING_REMOVED:
-            raise ProviderError("anthropic", f"anthropic: anthropic-version {settings.version} "
+        self.version = settings.version or anthropic_version()
+        if settings.temperature is not None and self.version >= SAMPLING_REMOVED:
+            raise ProviderError("anthropic", f"anthropic: anthropic-version {self.version} "
                                 "does not accept temperature — remove providers.anthropic."
                                 "temperature or set providers.anthropic.version = "
                                 "\"2023-06-01\"", usage_error=True)
+        problem = thinking_problem(settings)
+        if problem:
+            raise ProviderError("anthropic", f"anthropic: {problem}", usage_error=True)
         base = os.environ.get("ANTHROPIC_BASE_URL") or settings.base_url or DEFAULT_BASE
         base = base.rstrip("/")
         auth = ({"authorization": f"Bearer {key}"} if settings.auth == "bearer"
                 else {"x-api-key": key})
-        headers = {"anthropic-version": settings.version, **auth, **settings.headers}
+        headers = {"anthropic-version": self.version, **auth, **settings.headers}
         hints = Hints("anthropic", model, key_env, "ANTHROPIC_BASE_URL", base)
         self._conn = Connection(settings, hints, base + "/v1/messages", headers, key)
 
     def body(self, request: ModelRequest) -> dict[str, Any]:
         """The JSON sent for ``request`` (public: tests check it without a server)."""
         max_tokens = min(request.max_tokens, self.settings.max_tokens)
+        messages = to_wire(request.messages)
+        mark_cache(messages)
         body: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens,
-                                "messages": to_wire(request.messages), "stream": True}
+                                "messages": messages, "stream": True}
         if request.system:
-            # A cache breakpoint on the system prompt: it repeats on every call of a session.
+            # A cache breakpoint on the system prompt (with the tools before it): byte-stable
+            # for the whole session (core/context.py), so every call reads it from the cache.
             body["system"] = [{"type": "text", "text": request.system, "cache_control": _CACHE}]
         if request.tools:
             body["tools"] = [{"name": t.name, "description": t.description,
@@ -75,7 +105,7 @@ class AnthropicProvider(WireProvider):
         budget = self.settings.thinking_budget
         if budget and max_tokens > budget:
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
-        if self.settings.temperature is not None and self.settings.version < SAMPLING_REMOVED:
+        if self.settings.temperature is not None and self.version < SAMPLING_REMOVED:
             body["temperature"] = self.settings.temperature
         return body
 
@@ -102,6 +132,28 @@ def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
         if blocks:
             out.append({"role": message.role, "content": blocks})
     return out
+
+
+MAX_BREAKPOINTS = 4   # the API's documented maximum of cache_control blocks per request
+
+
+def mark_cache(messages: list[dict[str, Any]]) -> None:
+    """Cache breakpoints for the longest stable prefix, besides the system prompt's: the last
+    block of the newest message (the next call reads everything up to it) and of the newest
+    user message before it (where the previous call wrote, within the API's lookback)."""
+    marked = 0
+    for message in reversed(messages):
+        if marked >= 2:
+            break
+        if marked == 1 and message["role"] != "user":
+            continue
+        content = message["content"]
+        for i in range(len(content) - 1, -1, -1):
+            if content[i]["type"] in ("thinking", "redacted_thinking"):  # cannot carry it
+                continue
+            content[i] = {**content[i], "cache_control": _CACHE}
+            marked += 1
+            break
 
 
 class _Decoder:

@@ -67,6 +67,10 @@ class OpenAIProvider(WireProvider):
         if request.system:
             messages.append({"role": "system", "content": request.system})
         messages.extend(to_wire(request.messages))
+        if "claude" in self.model.lower():
+            # Claude through a gateway that passes cache_control on (OpenRouter, LiteLLM):
+            # the same breakpoints as the Anthropic protocol, on content parts.
+            mark_cache_parts(messages)
         body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": True,
                                 "stream_options": {"include_usage": True}}
         # OpenAI's newer models refuse max_tokens; most local servers only know max_tokens.
@@ -106,6 +110,24 @@ def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
         if text:
             out.append({"role": "user", "content": text})
     return out
+
+
+_CACHE = {"type": "ephemeral"}
+
+
+def mark_cache_parts(messages: list[dict[str, Any]]) -> None:
+    """``cache_control`` on the system message and on the newest user or tool message (at
+    most 2 of Anthropic's 4 breakpoints): their text becomes one content part carrying it."""
+    def mark(message: dict[str, Any]) -> None:
+        if isinstance(message.get("content"), str) and message["content"]:
+            message["content"] = [{"type": "text", "text": message["content"],
+                                   "cache_control": _CACHE}]
+    if messages and messages[0]["role"] == "system":
+        mark(messages[0])
+    for message in reversed(messages):
+        if message["role"] in ("user", "tool"):
+            mark(message)
+            break
 
 
 class _Decoder:

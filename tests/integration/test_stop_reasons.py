@@ -90,7 +90,7 @@ def test_pause_turn_sends_the_response_back_and_goes_on(server, provider_env, pr
     assert result.outcome == "ok" and result.text == "Hello, world!"
     first, second = server.requests
     assert second.body["messages"][-1] == {"role": "assistant", "content": [
-        {"type": "text", "text": "Still working on it."}]}
+        {"type": "text", "text": "Still working on it.", "cache_control": {"type": "ephemeral"}}]}
     assert second.body["messages"][:-1] == first.body["messages"]
 
 
