@@ -37,28 +37,6 @@ SAMPLING_REMOVED = "2026-10-21"  # first anthropic-version that rejects temperat
 _CACHE = {"type": "ephemeral"}
 
 
-MIN_THINKING_BUDGET = 1024   # the API's documented minimum for budget_tokens
-
-
-def thinking_problem(settings: ProviderSettings) -> str | None:
-    """What is wrong with the thinking settings against the API's documented limits, if
-    anything: ``budget_tokens`` >= 1024 and < ``max_tokens``; no temperature with thinking."""
-    budget = settings.thinking_budget
-    if not budget:
-        return None
-    if budget < MIN_THINKING_BUDGET:
-        return (f"providers.anthropic.thinking_budget = {budget} is below the API's minimum of "
-                f"{MIN_THINKING_BUDGET} — set it to 1024 or more, or 0 to turn thinking off")
-    if budget >= settings.max_tokens:
-        return (f"providers.anthropic.thinking_budget = {budget} must be less than "
-                f"providers.anthropic.max_tokens = {settings.max_tokens} (thinking counts "
-                "toward it) — lower the budget or raise max_tokens")
-    if settings.temperature is not None:
-        return ("providers.anthropic.temperature cannot be used with thinking — remove it or "
-                "set thinking_budget = 0")
-    return None
-
-
 class AnthropicProvider(WireProvider):
     name = "anthropic"
 
@@ -77,9 +55,6 @@ class AnthropicProvider(WireProvider):
                                 "does not accept temperature — remove providers.anthropic."
                                 "temperature or set providers.anthropic.version = "
                                 "\"2023-06-01\"", usage_error=True)
-        problem = thinking_problem(settings)
-        if problem:
-            raise ProviderError("anthropic", f"anthropic: {problem}", usage_error=True)
         base = os.environ.get("ANTHROPIC_BASE_URL") or settings.base_url or DEFAULT_BASE
         base = base.rstrip("/")
         auth = ({"authorization": f"Bearer {key}"} if settings.auth == "bearer"
