@@ -10,8 +10,10 @@ Guarantees:
 - A write or connection the sandbox refused comes back as a failed call with a
   ``sandbox: …`` line saying so; a sandbox that could not be set up is an ``internal``
   failure and the command did not run.
-- ``program`` in the error record is the basename of the command's first word, chosen by
-  the harness, not text the command printed.
+- ``program`` in the error record is the basename of the command's first word only when
+  the harness can vouch for it (``command_shape.vouched_program``), else None; never text
+  the command printed. An exit code that is an answer (``command_shape.ANSWERS``: grep found
+  nothing, diff found a difference) is kind ``exit_answer``, not ``exit_nonzero``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc
+from edgar.tools.command_shape import is_answer, vouched_program
 
 if TYPE_CHECKING:
     from edgar.sandbox import Completed, Sandbox
@@ -73,7 +76,7 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> "Comple
                      env=ctx.env, timeout=timeout)
     if done.setup_error:
         raise ToolFailure("internal", f"sandbox: the command could not be started: "
-                          f"{done.setup_error}", program=program_of(command))
+                          f"{done.setup_error}")
     return done
 
 
@@ -93,13 +96,13 @@ class Shell(Tool):
         from edgar.sandbox import explain
 
         timeout = args.timeout or ctx.shell_timeout
-        program = program_of(args.command)
         done = await run_command(args.command, ctx, timeout)
+        code = None if done.timed_out else done.exit_code
+        program = vouched_program(args.command, ctx.root, ctx.env) if code != 0 else None
         if done.timed_out:
             partial = f"\n{done.output.rstrip()}" if done.output.strip() else ""
             raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed "
                               f"with everything it started{partial}", program=program)
-        code = done.exit_code
         body = done.output or "(no output)"
         if done.lingered:
             body += "\n[the command exited; a background process it left holding the output " \
@@ -107,9 +110,12 @@ class Shell(Tool):
         notes = explain(done.output, code, sandbox_for(ctx).policy)
         if notes:
             body += "\n" + "\n".join(notes)
-        if code == 127 and program:
+        if code == 127:
             raise ToolFailure("not_found", f"{body}\n[exit code 127: command not found]",
                               exit_code=code, program=program)
+        if is_answer(args.command, code):
+            raise ToolFailure("exit_answer", f"{body}\n[exit code {code}]", exit_code=code,
+                              program=program)
         if code != 0:
             raise ToolFailure("exit_nonzero", f"{body}\n[exit code {code}]", exit_code=code,
                               program=program)
