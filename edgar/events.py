@@ -16,6 +16,7 @@ from typing import Any, Literal, Mapping
 
 ErrorKind = Literal[
     "exit_nonzero",
+    "exit_answer",       # a non-zero exit that is an answer (grep: no match); never a fact
     "timeout",
     "not_found",
     "permission_denied",
@@ -203,6 +204,22 @@ class TurnFinished(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FactLearned(Event):
+    """A fact became active because of this session, so the person can see it and undo it.
+
+    Invariant: published only by the learning package, right after the store has made fact
+    ``fact_id`` active; ``text`` is the text as stored (one redacted line), ``provenance``
+    its provenance, and ``reactivated`` is true when a line typed now re-activated a fact that
+    was pending, rejected or forgotten.
+    """
+
+    fact_id: int
+    text: str
+    provenance: str
+    reactivated: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Notice(Event):
     """Something the person should see that is not model text (a warning, a subscriber failure).
 
@@ -216,7 +233,7 @@ class Notice(Event):
 ALL_EVENTS: tuple[type[Event], ...] = (
     PromptTyped, Attached, TurnStarted, QueueDelivered, SkillsActivated, TextDelta,
     ThinkingDelta, ToolProposed, ToolFinished, VerifyFinished, ModelResponded, Compacted,
-    TurnFinished, Notice,
+    TurnFinished, FactLearned, Notice,
 )
 
 

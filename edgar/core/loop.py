@@ -88,11 +88,16 @@ def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str =
 
 
 async def run_turn(session: Session, text: str, attachments: list[tuple[str, str]] | None = None,
-                   depth: int = 0, messages: list[Message] | None = None) -> TurnResult:
-    """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0)."""
+                   depth: int = 0, messages: list[Message] | None = None,
+                   turn_id: str | None = None) -> TurnResult:
+    """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0).
+
+    ``turn_id`` is the id the caller already gave the turn's ``PromptTyped``; without one
+    the turn gets a fresh id.
+    """
     own_history = messages is None
     history = session.messages if own_history else messages
-    turn = _Turn(id=new_id(), depth=depth)
+    turn = _Turn(id=turn_id or new_id(), depth=depth)
     where = _where(session, turn)
     publish = session.bus.publish
     publish(TurnStarted(model=session.model_name, **where))
