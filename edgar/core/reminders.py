@@ -18,7 +18,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from edgar.core.context import system_prompt
+from edgar.core.context import NOTICED, system_prompt
 
 
 @dataclass
@@ -47,6 +47,14 @@ def _today() -> datetime.date:
     return datetime.date.today()
 
 
+def _text(fact: Any) -> str:
+    return fact if isinstance(fact, str) else str(fact.text)
+
+
+def _noticed(fact: Any) -> bool:
+    return not isinstance(fact, str) and getattr(fact, "provenance", "") in NOTICED
+
+
 def system(session: Any, today: datetime.date | None = None) -> str:
     """The session's system prompt: made on first use, then the same bytes every time."""
     state: PromptState = session.prompt
@@ -54,7 +62,7 @@ def system(session: Any, today: datetime.date | None = None) -> str:
         day = today or _today()
         facts = session.facts()
         state.text = system_prompt(session.root, facts, (), today=day)
-        state.facts, state.day = set(facts), day.isoformat()
+        state.facts, state.day = {_text(f) for f in facts}, day.isoformat()
         if session.log is not None:   # what -c/-r continue from
             session.log.mark("system", **state.to_json())
     return state.text
@@ -66,11 +74,15 @@ def reminder(session: Any, skills: Iterable[tuple[str, str]] = (),
     system(session, today)
     state: PromptState = session.prompt
     parts: list[str] = []
-    new = [f for f in session.facts() if f not in state.facts]
-    if new:
-        parts.append("The user asked you to remember (new in this session):\n"
-                     + "\n".join(f"- {f}" for f in new))
-        state.facts.update(new)
+    new = [f for f in session.facts() if _text(f) not in state.facts]
+    told = [_text(f) for f in new if not _noticed(f)]
+    noticed = [_text(f) for f in new if _noticed(f)]
+    # the same words as the system prompt's sections (core/context.py), for what is new
+    if told:
+        parts.append("The user told you:\n" + "\n".join(f"- {f}" for f in told))
+    if noticed:
+        parts.append("edgar noticed in earlier sessions:\n" + "\n".join(f"- {f}" for f in noticed))
+    state.facts.update(told + noticed)
     for name, body in skills:
         parts.append(f'<skill name="{name}">\n{body.strip()}\n</skill>')
     day = (today or _today()).isoformat()
