@@ -158,7 +158,7 @@ def history(argv: list[str]) -> int:
 
 def _store_proposals(state: Path, settings, proposals: list[str]) -> int:
     from edgar.cli.setup import config_secrets
-    from edgar.memory.redact import Redactor
+    from edgar.redact import Redactor
     from edgar.memory.store import MemoryStore
 
     redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))

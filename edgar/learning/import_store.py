@@ -220,7 +220,7 @@ class StoreSink:
     def __init__(self, root: Path, settings) -> None:
         from edgar.cli.setup import config_secrets
         from edgar.core.project import ensure_state_dir
-        from edgar.memory.redact import Redactor
+        from edgar.redact import Redactor
         from edgar.memory.store import MemoryStore
 
         state = ensure_state_dir(root)
