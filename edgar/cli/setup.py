@@ -93,7 +93,13 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
         session.id = session_id
     if history:
         session.messages = list(history)
-    log = SessionLog(sessions_dir(state) / f"{session.id}.jsonl", redact)
+    path = sessions_dir(state) / f"{session.id}.jsonl"
+    if session_id and path.is_file():   # -c/-r: the same system prompt as before (ADR-0042)
+        from edgar.core.reminders import PromptState
+        from edgar.core.sessionlog import load as load_log
+
+        session.prompt = PromptState.from_json(load_log(path).prompt)
+    log = SessionLog(path, redact)
     log_holder.append(log)
     session.log = log
     bus.subscribe(Event, log.on_event)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 from edgar.bus import Bus
 from edgar.config import Settings
 from edgar.core.queue import PromptQueue
+from edgar.core.reminders import PromptState
 from edgar.events import Usage
 from edgar.providers.base import Message, Provider
 from edgar.tools.base import Tool
@@ -72,6 +73,7 @@ class Session:
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
+    prompt: PromptState = field(default_factory=PromptState)   # byte-stable system prompt
 
     def append(self, message: Message) -> None:
         self.messages.append(message)

@@ -116,7 +116,7 @@ class Terminal:
 
 
 PROMPT = "› "
-SECRET = "ghp_" + "Z9" * 18      # a GitHub token shape: durable files must never hold it
+SECRET = "ghp_R8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA2uV"  # a GitHub token: durable files must never hold it
 
 
 @pytest.fixture
