@@ -225,6 +225,7 @@ def test_the_repl_prints_one_dim_line_for_a_learned_fact_and_forget_works(projec
         term.expect(PROMPT)
         term.line(f"/forget {match.group(1)}")
         term.expect(f"forgot fact {match.group(1)}: always use pnpm")
+        term.expect(PROMPT)
         term.send("\x04")
         assert term.wait_exit() == 0
     finally:
