@@ -44,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
         if resumed == "listed":
             return 0
         first = typed(args.first) if args.first is not None else None
+        if args.prompt and first is not None:
+            raise UsageError("give the prompt once: edgar -p PROMPT, or edgar PROMPT")
         terminal = _is_terminal(sys.stdin)
         if args.prompt is not None or not terminal:
             prompt = typed(args.prompt) if args.prompt else first

@@ -86,6 +86,8 @@ def test_nothing_typed_and_nothing_piped_is_a_usage_error(project, env, tmp_path
     out = run_edgar(["--model", f"scripted:{script(tmp_path)}"], project, env, stdin="")
     assert out.returncode == 2 and out.stderr.startswith("edgar: nothing to run")
     assert "Traceback" not in out.stderr
+    out = run_edgar(["one", "-p", "two", "--model", f"scripted:{script(tmp_path)}"], project, env)
+    assert out.returncode == 2 and out.stderr.startswith("edgar: give the prompt once")
 
 
 def test_a_directive_in_an_at_file_or_the_pipe_is_never_learned(project, env, tmp_path):
