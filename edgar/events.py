@@ -30,6 +30,8 @@ ErrorKind = Literal[
     "internal",
     "max_turns",
     "subagent_failed",
+    "output_limit",      # a response cut off at max_tokens (or the context window)
+    "refusal",           # the model declined to answer
 ]
 Outcome = Literal["ok", "error", "cancelled"]
 
@@ -50,12 +52,17 @@ class ErrorRecord:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token counts of one model response (cumulative for that response, never summed twice)."""
+    """Token counts of one model response (cumulative for that response, never summed twice).
+
+    Invariant: ``reported`` is False when the provider sent no usage at all; the counts are
+    then unknown (shown as null), not zero, and a sum with an unreported part is unreported.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
+    reported: bool = True
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(
@@ -63,6 +70,7 @@ class Usage:
             self.output_tokens + other.output_tokens,
             self.cache_write_tokens + other.cache_write_tokens,
             self.cache_read_tokens + other.cache_read_tokens,
+            self.reported and other.reported,
         )
 
     @property

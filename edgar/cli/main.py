@@ -33,7 +33,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-p", "--print", dest="prompt", metavar="PROMPT", nargs="?", const="",
                    help="run one prompt non-interactively and print the result; without "
                    "PROMPT, piped stdin is the attachment and nothing is typed")
-    p.add_argument("--model", help="PROVIDER:MODEL, e.g. anthropic:claude-sonnet-4-5, "
+    p.add_argument("--model", help="PROVIDER:MODEL, an alias (sonnet, opus, haiku) or a bare "
+                   "id, e.g. anthropic:claude-sonnet-5-5, "
                    "openai:gpt-4.1, scripted:PATH")
     p.add_argument("--permission-mode", choices=("ask", "auto-edit", "yes", "read-only"))
     p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")

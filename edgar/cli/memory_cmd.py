@@ -52,7 +52,7 @@ def _open_store():
     from edgar.cli.setup import config_secrets
     from edgar.config import load
     from edgar.core.project import ensure_state_dir, find_root
-    from edgar.memory.redact import Redactor
+    from edgar.redact import Redactor
 
     root = find_root()
     settings = load(root)

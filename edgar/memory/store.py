@@ -236,6 +236,6 @@ def _fact(row) -> Fact:
 
 
 def _default_redact() -> Callable[[str], str]:
-    from edgar.memory.redact import Redactor
+    from edgar.redact import Redactor
 
     return Redactor.from_environ()
