@@ -24,6 +24,7 @@ from edgar.tools.permissions import PermissionGate
 if TYPE_CHECKING:
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import Fact, MemoryStore
+    from edgar.sandbox.session import SessionSandbox
 
 
 class SkillSource(Protocol):
@@ -67,6 +68,7 @@ class Session:
     compactor: Compactor | None = None
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
+    sandbox: "SessionSandbox | None" = None   # how this session's commands run
     cost: float = 0.0
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)
