@@ -71,13 +71,14 @@ class Merged:
     usage: Usage = Usage()
     last_usage: object = field(default=None, repr=False, compare=False)  # raw, of the last record
 
-    def add(self, record: dict, message: dict) -> None:
+    def add(self, record: dict, message: dict, model: object = False) -> None:
+        """Merge one record; ``model`` is ``message["model"]`` if the caller read it already."""
         if not self.model:
-            self.model = text_or_none(message.get("model"))
+            self.model = text_or_none(message.get("model") if model is False else model)
         u = message.get("usage")
         # Siblings mostly repeat the same usage: an equal one cannot raise the
         # maximum, and comparing dicts is far cheaper than building Usages.
-        if isinstance(u, dict) and u != self.last_usage:
+        if type(u) is dict and u != self.last_usage:
             self.last_usage = u
             self.usage = self.usage.max(usage_of(message))
         index = record.get("apiBlockIndex")
