@@ -171,12 +171,14 @@ def dry_runs(projects: Path, size: int, rounds: int, scratch: Path) -> None:
         "bare json.loads loop": ([sys.executable, "-c", BARE, str(projects)], None),
     }
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    summary = ""
     for _ in range(rounds):
         for name, (cmd, env) in commands.items():
             wall, rss, out = measure(cmd, cwd=project, env=env, name=f"{size}:{name}")
             runs[name].append((wall, rss))
+            summary = summary or out
     assert not (project / ".edgar").exists(), "--dry-run created .edgar/"
-    print(f"  edgar summary: {out.strip()[:160]}…")
+    print(f"  edgar summary: {summary.strip()[:160]}…")
     mb = size / 1e6
     print(f"  {'median of ' + str(rounds):36} {'wall s':>7} {'MB/s':>8} {'CPU s':>7} "
           f"{'peak RSS MB':>12}")

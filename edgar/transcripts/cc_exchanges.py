@@ -259,12 +259,17 @@ class Builder:
         return items
 
     def _client_text(self, kind: str, text: str, line: int) -> None:
-        if self._new(line):
-            bump(self.client, kind)
+        if line > self.after:
+            client = self.client
+            if kind in client:        # (bump, inlined: once per client record)
+                client[kind] += 1
+            else:
+                bump(client, kind)
         ex = self.exchange
         if ex is None or kind == "sidechain":
             return
-        ex.end_line = max(ex.end_line, line)
+        if line > ex.end_line:
+            ex.end_line = line
         if kind == "tool-result":
             ex.tool_results += 1
         else:
@@ -274,11 +279,12 @@ class Builder:
     def _finish(self, finished: list[Merged]) -> None:
         """Finished messages: replies of the open exchange if theirs; counted if new."""
         ex = self.exchange
+        ex_id = ex.id if ex is not None else None
         for m in finished:
             reply = m.reply()
-            if ex is not None and m.exchange_id == ex.id:
+            if ex_id is not None and m.exchange_id == ex_id:
                 ex.replies.append(reply)
-            if self._new(m.line):
+            if m.line > self.after:
                 self._acc(m.session).add(m, reply)
 
     def _assistant(self, record: dict, line: int, offset: int, session: str) -> None:
