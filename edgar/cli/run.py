@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         if resumed == "listed":
             return 0
         first = typed(args.first) if args.first is not None else None
+        if args.prompt and first is not None:
+            raise UsageError("give the prompt once: edgar -p PROMPT, or edgar PROMPT")
         terminal = _is_terminal(sys.stdin)
         from edgar.cli.trust_cmd import at_start
 
