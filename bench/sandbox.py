@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from edgar.sandbox import Policy, Sandbox, run  # noqa: E402
-from edgar.sandbox.core import Sandbox as _S  # noqa: E402,F401
+from edgar.sandbox import Policy, Sandbox, run
+from edgar.sandbox.core import Sandbox as _S  # noqa: F401
 
 ARGV = ["bash", "-c", "true"]
 

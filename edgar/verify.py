@@ -21,8 +21,8 @@ import time
 from typing import Any
 
 from edgar.config import VerifySettings
-from edgar.sandbox import explain
 from edgar.events import Notice, ToolFinished, VerifyFinished
+from edgar.sandbox import explain
 from edgar.tools.base import ToolContext, ToolFailure
 from edgar.tools.shell import run_command, sandbox_for
 

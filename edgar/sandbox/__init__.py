@@ -35,14 +35,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from edgar.sandbox.policy import MODES, Mode, Policy
     from edgar.sandbox.core import Layer, Sandbox
-    from edgar.sandbox.refusals import explain
     from edgar.sandbox.launch import wrap
+    from edgar.sandbox.policy import MODES, Mode, Policy
     from edgar.sandbox.process import Completed, Sandboxed, run, spawn
+    from edgar.sandbox.refusals import explain
 
-__all__ = ["MODES", "Mode", "Policy", "Sandbox", "Layer", "Completed", "Sandboxed", "run",
-           "spawn", "wrap", "explain", "harden_self"]
+__all__ = [
+    "MODES",
+    "Completed",
+    "Layer",
+    "Mode",
+    "Policy",
+    "Sandbox",
+    "Sandboxed",
+    "explain",
+    "harden_self",
+    "run",
+    "spawn",
+    "wrap",
+]
 
 _LAZY = {
     "MODES": "edgar.sandbox.policy", "Mode": "edgar.sandbox.policy", "Policy": "edgar.sandbox.policy",

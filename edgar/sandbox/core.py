@@ -13,8 +13,8 @@ Guarantees:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from edgar.sandbox import landlock
 from edgar.sandbox.ns import Plan, enter

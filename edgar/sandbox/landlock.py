@@ -94,7 +94,7 @@ class Ruleset:
 
     @classmethod
     def build(cls, writable: list[str], writable_files: list[str], *,
-              network: bool) -> "Ruleset":
+              network: bool) -> Ruleset:
         """Writes only beneath ``writable`` (directories) and to ``writable_files``."""
         version = abi()
         if version < 1:

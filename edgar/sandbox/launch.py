@@ -42,7 +42,11 @@ def main(args: list[str]) -> None:
         spec = json.loads(args[0])
         argv = args[args.index("--") + 1:]
         fields = spec["plan"]
-        plan = Plan(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+        plan = Plan(user=bool(fields["user"]), pid=bool(fields["pid"]),
+                    mount=bool(fields["mount"]), net=bool(fields["net"]),
+                    self_binds=tuple(map(str, fields["self_binds"])),
+                    ro_binds=tuple(map(str, fields["ro_binds"])),
+                    uid=int(fields["uid"]), gid=int(fields["gid"]))
         if spec["landlock"]:
             from edgar.sandbox import landlock
 

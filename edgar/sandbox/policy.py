@@ -62,7 +62,7 @@ class Policy:
 
     @classmethod
     def for_project(cls, root: Path, *, mode: Mode = "workspace-write", network: bool = False,
-                    extra_writable: tuple[str, ...] = (), user_dir: Path | None = None) -> "Policy":
+                    extra_writable: tuple[str, ...] = (), user_dir: Path | None = None) -> Policy:
         if mode not in MODES:
             raise ValueError(f"unknown sandbox mode {mode!r} (one of {', '.join(MODES)})")
         real = Path(os.path.realpath(root))

@@ -73,8 +73,8 @@ def capabilities() -> Capabilities:
 
 def _probe() -> Capabilities:
     if not sys.platform.startswith("linux"):
-        return Capabilities(why_not=(f"no sandbox on {sys.platform}: edgar confines commands "
-                                     "on Linux only",))
+        return Capabilities(why_not=(f"no sandbox on {sys.platform}: edgar confines "
+                                     f"commands on Linux only",))
     why: list[str] = []
     version = landlock.abi()
     if version < 1:

@@ -20,8 +20,9 @@ import asyncio
 import os
 import signal
 import subprocess
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, Mapping, Sequence
+from typing import IO
 
 from edgar.sandbox.core import Sandbox
 from edgar.sandbox.ns import MARK, SETUP_FAILED
@@ -67,8 +68,13 @@ class Sandboxed:
             while self.popen.poll() is None:  # no pidfd (old kernel): poll
                 await asyncio.sleep(0.02)
             return self.popen.returncode
-        done = loop.create_future()
-        loop.add_reader(fd, lambda: done.done() or done.set_result(None))
+        done: asyncio.Future[None] = loop.create_future()
+
+        def exited() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        loop.add_reader(fd, exited)
         try:
             await done
         finally:
@@ -82,7 +88,7 @@ class Sandboxed:
             _signal_group(self.pid, signal.SIGTERM)
             try:
                 await asyncio.wait_for(self.wait(), grace)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         _signal_group(self.pid, signal.SIGKILL)  # the group outlives its leader
         if self.popen.poll() is None:
@@ -189,7 +195,7 @@ async def run(argv: Sequence[str], *, sandbox: Sandbox, cwd: str | os.PathLike[s
     try:
         try:
             await asyncio.wait_for(proc.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             timed_out = True
             await proc.kill()
         if not await _drained(collectors, DRAIN_AFTER_EXIT):

@@ -9,7 +9,8 @@ Guarantees:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # the enforcement modules load at the first command, not at start
     from edgar.sandbox.core import Sandbox
@@ -19,12 +20,12 @@ Announce = Callable[[Literal["info", "warning"], str], None]
 
 
 class SessionSandbox:
-    def __init__(self, policy: Callable[[], "Policy"], announce: Announce | None = None):
+    def __init__(self, policy: Callable[[], Policy], announce: Announce | None = None):
         self._policy = policy
         self._announce = announce
-        self._box: "Sandbox | None" = None
+        self._box: Sandbox | None = None
 
-    def get(self) -> "Sandbox":
+    def get(self) -> Sandbox:
         if self._box is None:
             from edgar.sandbox import harden_self
             from edgar.sandbox.core import Sandbox
@@ -44,7 +45,7 @@ class SessionSandbox:
             self._box.close()
 
 
-def summary(box: "Sandbox") -> str:
+def summary(box: Sandbox) -> str:
     """``sandbox: workspace-write, no network (landlock, user, pid, mount, network namespaces)``"""
     active = [layer.name.removesuffix(" namespace") for layer in box.layers() if layer.active]
     net = "network on" if box.policy.network else "no network"

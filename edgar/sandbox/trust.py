@@ -28,9 +28,10 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json")
 RECORD = "trust.json"

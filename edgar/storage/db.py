@@ -16,9 +16,10 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, ClassVar, Iterator, TypeVar
+from typing import ClassVar, TypeVar
 
 T = TypeVar("T")
 
@@ -85,7 +86,7 @@ class DB:
         with self._lock:
             self.conn.close()
 
-    def __enter__(self) -> "DB":
+    def __enter__(self) -> DB:
         return self
 
     def __exit__(self, *exc: object) -> None:

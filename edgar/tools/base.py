@@ -15,9 +15,10 @@ Guarantees:
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from edgar.events import ErrorRecord
 from edgar.providers.base import ToolResultBlock, ToolSpec
@@ -27,8 +28,19 @@ if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
     from edgar.tools.permissions import PermissionGate
 
-__all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
-           "ToolResultBlock", "resolve", "resolve_for_write", "clip", "strip_env"]
+__all__ = [
+    "ErrorRecord",
+    "Tool",
+    "ToolArgs",
+    "ToolContext",
+    "ToolFailure",
+    "ToolOutcome",
+    "ToolResultBlock",
+    "clip",
+    "resolve",
+    "resolve_for_write",
+    "strip_env",
+]
 
 Access = Literal["read", "write", "shell", "task"]
 
@@ -73,9 +85,9 @@ class ToolContext:
     env: dict[str, str] = field(default_factory=lambda: strip_env(os.environ))
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
-    permission: "PermissionGate | None" = None
+    permission: PermissionGate | None = None
     # how commands run (edgar/sandbox); None: the default confined policy for ``root``
-    sandbox: "SessionSandbox | None" = None
+    sandbox: SessionSandbox | None = None
 
 
 class Tool:
@@ -105,7 +117,7 @@ _SPECS: dict[type, ToolSpec] = {}
 SECRET_WORDS = ("KEY", "SECRET", "TOKEN", "PASSWORD")
 
 
-def strip_env(environ: "os._Environ[str] | dict[str, str]") -> dict[str, str]:
+def strip_env(environ: os._Environ[str] | dict[str, str]) -> dict[str, str]:
     """The environment a tool's subprocess sees: without any variable that names a secret."""
     return {k: v for k, v in environ.items() if not any(w in k.upper() for w in SECRET_WORDS)}
 

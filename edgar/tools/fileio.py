@@ -18,8 +18,9 @@ import asyncio
 import os
 import stat
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Callable, Iterator, TypeVar
+from typing import IO, TypeVar
 
 from edgar.tools.base import ToolFailure
 
@@ -46,10 +47,7 @@ def open_regular(path: Path, shown_as: str) -> IO[bytes]:
     except IsADirectoryError:
         raise ToolFailure("not_found", f"{shown_as} is a directory; use glob to list it") from None
     except OSError:  # a socket cannot be opened at all (ENXIO): say what it is
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            raise
+        mode = os.stat(path).st_mode
         if stat.S_ISREG(mode):
             raise
         raise ToolFailure("validation", f"{shown_as} is {kind_of(mode)}; only regular files "

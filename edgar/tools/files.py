@@ -19,10 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from edgar.tools.base import (
-    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc, rel, resolve, resolve_for_write,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    ToolFailure,
+    ToolOutcome,
+    doc,
+    rel,
+    resolve,
+    resolve_for_write,
 )
 from edgar.tools.fileio import SNIFF, is_binary, lines, off_loop, open_regular, text
-
 
 READ_MAX_CHARS = 100_000          # characters one read returns; the rest is offered by offset
 EDIT_MAX_BYTES = 16 * 1024 * 1024  # edit loads the file whole; past this it refuses

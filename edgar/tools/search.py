@@ -20,12 +20,19 @@ import os
 import re
 import stat
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from edgar.tools.base import (
-    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc, rel, resolve,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    ToolFailure,
+    ToolOutcome,
+    doc,
+    rel,
+    resolve,
 )
 from edgar.tools.fileio import SNIFF, inside, is_binary, lines, off_loop, shown, text
 

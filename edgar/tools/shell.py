@@ -52,10 +52,10 @@ def program_of(command: str) -> str:
     return ""
 
 
-_DEFAULT: dict[Path, "Sandbox"] = {}
+_DEFAULT: dict[Path, Sandbox] = {}
 
 
-def sandbox_for(ctx: ToolContext) -> "Sandbox":
+def sandbox_for(ctx: ToolContext) -> Sandbox:
     if ctx.sandbox is not None:
         return ctx.sandbox.get()
     box = _DEFAULT.get(ctx.root)
@@ -66,7 +66,7 @@ def sandbox_for(ctx: ToolContext) -> "Sandbox":
     return box
 
 
-async def run_command(command: str, ctx: ToolContext, timeout: float) -> "Completed":
+async def run_command(command: str, ctx: ToolContext, timeout: float) -> Completed:
     """Run ``bash -c command`` in the sandbox; raises ToolFailure if it cannot be set up."""
     from edgar.sandbox import run
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from support.project import edgar_env, make_project, run_edgar, write_script
 
 from edgar.sandbox.probe import capabilities
-from support.project import edgar_env, make_project, run_edgar, write_script
 
 CAPS = capabilities()
 needs_ns = pytest.mark.skipif(CAPS.namespaces is None,

@@ -8,7 +8,6 @@ import sys
 import time
 
 import ptyprocess
-
 from support.project import edgar_env, make_project, run_edgar, write_script
 
 

@@ -19,12 +19,12 @@ import time
 from pathlib import Path
 
 import pytest
+from support.processes import alive
+from support.users import as_user, ordinary_user
 
 from edgar.sandbox import Policy, Sandbox, explain, run, wrap
 from edgar.sandbox.policy import temp_dirs
 from edgar.sandbox.probe import Capabilities, capabilities
-from support.processes import alive
-from support.users import as_user, ordinary_user
 
 REPO = Path(__file__).resolve().parents[2]
 CAPS = capabilities()

@@ -4,9 +4,9 @@ must become mount points, what the model is told."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from edgar.sandbox import Policy, explain
 from edgar.sandbox.core import carve_out

@@ -125,8 +125,7 @@ def test_fifos_sockets_and_devices_never_block_a_read_or_a_search(ctx):
 
 def test_read_returns_the_window_of_a_big_file_and_says_what_follows(ctx):
     with open(ctx.root / "big.log", "w") as handle:
-        for n in range(1, 200_001):
-            handle.write(f"line {n}\n")
+        handle.writelines(f"line {n}\n" for n in range(1, 200_001))
     block, finished = bounded(ctx, "read", {"path": "big.log", "offset": 100, "limit": 2})
     assert finished.error is None
     assert block.content.splitlines()[:2] == ["   100\tline 100", "   101\tline 101"]
