@@ -51,7 +51,8 @@ def project_instructions(root: Path) -> str:
     return "\n\n".join(parts)
 
 
-def system_prompt(root: Path, facts: Iterable[str | FactLike] = (), skills: Iterable[tuple[str, str]] = (),
+def system_prompt(root: Path, facts: Iterable[str | FactLike] = (),
+                  skills: Iterable[tuple[str, str]] = (),
                   today: datetime.date | None = None) -> str:
     day = (today or datetime.date.today()).isoformat()
     sections = [BASE, f"Project root: {root}\nPlatform: {_system_name()}\nToday: {day}"]
