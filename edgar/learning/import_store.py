@@ -148,10 +148,26 @@ def exchange_row(ex: Exchange, redact: Callable[[str], str]) -> dict:
     }
 
 
+class Marks(dict):
+    """Scan marks keyed by redacted path (a path may hold a token): look up by the real one."""
+
+    def __init__(self, marks: dict[str, ScanMark], redact: Callable[[str], str]) -> None:
+        super().__init__(marks)
+        self._redact = redact
+
+    def get(self, path: str, default: ScanMark | None = None) -> ScanMark | None:  # type: ignore[override]
+        return super().get(self._redact(path), default)
+
+
 class ImportStore(DB):
-    """``.edgar/imports.db``: scan marks and exchanges of imported transcripts."""
+    """``.edgar/imports.db``: scan marks and exchanges of imported transcripts. A file's path
+    is stored redacted (``redact``), like every other text."""
 
     SCHEMA = SCHEMA
+
+    def __init__(self, path: str | Path, redact: Callable[[str], str] = lambda s: s) -> None:
+        self._redact = redact
+        super().__init__(path)
 
     def marks(self) -> dict[str, ScanMark]:
         rows = self.query("SELECT path, mark FROM files")
@@ -164,7 +180,7 @@ class ImportStore(DB):
             conn.executemany(UPSERT, rows)
             if file is not None and mark is not None:
                 conn.execute("INSERT OR REPLACE INTO files(path, mark, updated) VALUES (?, ?, ?)",
-                             (file, mark.to_json(), time.time()))
+                             (self._redact(file), mark.to_json(), time.time()))
 
 
 def read_marks(path: Path) -> dict[str, ScanMark]:
@@ -192,7 +208,9 @@ class DrySink:
     """Counts what an import would propose; writes nothing."""
 
     def __init__(self, state: Path) -> None:
-        self.marks = read_marks(state / "imports.db")
+        from edgar.redact import Redactor
+
+        self.marks = Marks(read_marks(state / "imports.db"), Redactor.from_environ())
         self.facts: set[str] = set()
 
     def typed(self, t: Typed) -> None:
@@ -227,8 +245,8 @@ class StoreSink:
         self.redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
         self.memory = MemoryStore(state / "memory.db", redact=self.redact)
         self.experience = Experience(state / "experience.db", redact=self.redact)
-        self.store = ImportStore(state / "imports.db")
-        self.marks = self.store.marks()
+        self.store = ImportStore(state / "imports.db", self.redact)
+        self.marks = Marks(self.store.marks(), self.redact)
         self.proposals = 0
         self.runs: list[Run] = []
         self.rows: list[dict] = []
