@@ -5,8 +5,10 @@ Guarantees:
   crash leaves at most one torn last line; ``load`` skips (and counts) torn lines.
 - Every string in a line — keys of every object too — passes ``redact`` before it reaches
   the disk (design.md §3.6). The file is 0600, also when it existed before (tightened on open).
-- Lines are ``{"kind": "event", …}`` (bus events, streamed deltas excepted) or
-  ``{"kind": "message", …}`` (the conversation, which is what ``-c``/``-r`` restore).
+- Lines are ``{"kind": "event", …}`` (bus events, streamed deltas excepted),
+  ``{"kind": "message", …}`` (the conversation, which is what ``-c``/``-r`` restore) or
+  ``{"kind": "system", "text", "facts", "day"}`` (the session's frozen system prompt and what
+  the model was told since, restored by ``-c``/``-r`` too; ADR-0042).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class Loaded:
     messages: list[Message] = field(default_factory=list)
     events: int = 0
     torn: list[int] = field(default_factory=list)   # line numbers skipped
+    prompt: dict[str, Any] | None = None            # the last "system" mark (ADR-0042)
 
 
 def load(path: Path) -> Loaded:
@@ -82,6 +85,9 @@ def load(path: Path) -> Loaded:
                     out.messages.append(Message.from_json(record))
                 elif record.get("kind") == "clear":
                     out.messages.clear()
+                elif record.get("kind") == "system":
+                    out.prompt = record
+                    out.events += 1
                 elif record.get("kind") == "compacted":
                     out.messages = [Message.from_json(m) for m in record.get("messages", [])]
                 else:
