@@ -83,9 +83,9 @@ def find_bare_tokens(text: str, raw: bytes, low: bytes, spans: list[Span]) -> No
     """Bare tokens, except those that start with an upstream token keyword: upstream's rule,
     entropy and allowlists have judged those (`AIzaSy…` keys Google publishes stay)."""
     cls = raw.translate(_CLS)
-    marks = raw.translate(_MARKS)
     n = len(cls)
     i = cls.find(_RUN)
+    marks = raw.translate(_MARKS) if i >= 0 else b""
     while i >= 0:
         lo = cls.rfind(b" ", 0, i) + 1
         hi = cls.find(b" ", i + _MIN)

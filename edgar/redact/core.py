@@ -153,8 +153,8 @@ class Redactor:
         raw = text.encode("ascii", "replace")  # one '?' per non-ASCII character: same offsets
         if b"PRIVATE KEY" in raw or b"PuTTY-User-Key-File" in raw:
             find_key_blocks(text, spans)
-        upstream.find(text, raw, spans)
         low = raw.translate(LOWER)
+        upstream.find(text, raw, low, spans)
         if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment
             find_assignments(text, low, spans)
         if b"://" in raw:

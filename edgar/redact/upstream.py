@@ -166,8 +166,10 @@ def load() -> Table:
         for k in r.keywords:
             by_kw.setdefault(k.encode(), []).append(r)
             (context_words if r.context else token_words).add(k)
+    # A lookahead: hits may overlap (`ABsk-ant-…` holds `absk` and `sk-ant-`), each is reported.
     return Table(
-        raw["commit"], every, re.compile(trie(token_words).encode()), re.compile(trie(context_words).encode()),
+        raw["commit"], every, re.compile(b"(?=(" + trie(token_words).encode() + b"))"),
+        re.compile(b"(?=(" + trie(context_words).encode() + b"))"),
         {k: tuple(v) for k, v in by_kw.items()}, raw["global_allowlists"],
         tuple((k, tuple(v)) for k, v in line_rules.items()),
     )
@@ -215,13 +217,27 @@ def _name_start(cls_name: bytes, p: int, floor: int) -> int:
     return cls_name.rfind(b" ", max(floor, p - 50), p) + 1 or max(floor, p - 50)
 
 
-def find(text: str, raw: bytes, spans: list[Span]) -> None:
-    """Append the spans of every upstream rule's secrets in `text` (`raw`: its ASCII view)."""
+def find(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
+    """Append the spans of every upstream rule's secrets in `text` (`raw`: its ASCII view,
+    `low`: that lower-cased)."""
     t = load()
     cls = raw.translate(_CLS)
-    low = raw.translate(LOWER)
-    n = len(cls)
     jobs: dict[tuple[int, int, int], tuple[Rule, tuple[int, int]]] = {}
+    if cls.find(_RUN) >= 0:  # no run of 10 token characters: no region, no regional rule
+        _regions(text, raw, low, cls, t, jobs)
+    for word, rules in t.line_rules:
+        j = low.find(word)
+        while j >= 0:
+            line = _line(text, j, j + len(word))
+            for r in rules:
+                _add(jobs, r, line, line)
+            j = low.find(word, line[1])
+    for (_, lo, hi), (rule, line) in jobs.items():
+        rule.find(text, lo, hi, line, spans)
+
+
+def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict) -> None:
+    n = len(cls)
     # Tokens: 16 token characters in a row, a digit or a capital in the region, and a character
     # that is not lower-case hex (a digest or a UUID holds no keyword's token).
     marks, hexes = raw.translate(_MARKS), raw.translate(_HEX)
@@ -259,15 +275,6 @@ def find(text: str, raw: bytes, spans: list[Span]) -> None:
         start = _name_start(cls_name, at, line[0])
         for r in _rules_for(m, True):
             _add(jobs, r, (start, line[1]), line)
-    for word, rules in t.line_rules:
-        j = low.find(word)
-        while j >= 0:
-            line = _line(text, j, j + len(word))
-            for r in rules:
-                _add(jobs, r, line, line)
-            j = low.find(word, line[1])
-    for (_, lo, hi), (rule, line) in jobs.items():
-        rule.find(text, lo, hi, line, spans)
 
 
 def _hits(rx: re.Pattern[bytes], low: bytes, spans: list[tuple[int, int]], where: bool = False):
@@ -283,14 +290,14 @@ def _hits(rx: re.Pattern[bytes], low: bytes, spans: list[tuple[int, int]], where
     for m in rx.finditer(joined):
         k = bisect_right(offsets, m.start()) - 1
         if where:
-            yield k, m.group(), spans[k][0] + m.start() - offsets[k]
+            yield k, m.group(1), spans[k][0] + m.start() - offsets[k]
         else:
-            yield k, m.group()
+            yield k, m.group(1)
 
 
 def starts_with_keyword(low: bytes, lo: int, hi: int) -> bool:
     """Whether a token keyword starts at `lo` (a token upstream's rules have judged)."""
-    return load().token_kw.match(low, lo, hi) is not None
+    return load().token_kw.match(low, lo, hi) is not None  # zero-width: matches only on a hit
 
 
 def _add(jobs: dict, rule: Rule, window: tuple[int, int], line: tuple[int, int]) -> None:
