@@ -32,10 +32,25 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from edgar.redact import upstream
-from edgar.redact.assign import MARK_HEAD, OPERATOR_BYTES, find_assignments, find_url_passwords
+from edgar.redact.assign import (
+    MARK_HEAD,
+    OPERATOR_BYTES,
+    find_assignments,
+    find_url_passwords,
+)
 from edgar.redact.blocks import find_key_blocks
-from edgar.redact.commands import find_bare_tokens, find_command_credentials, find_url_tokens
-from edgar.redact.names import NAME_KINDS, SERVICE_ALIASES, SERVICES, looks_secret_name, service_family
+from edgar.redact.commands import (
+    find_bare_tokens,
+    find_command_credentials,
+    find_url_tokens,
+)
+from edgar.redact.names import (
+    NAME_KINDS,
+    SERVICE_ALIASES,
+    SERVICES,
+    looks_secret_name,
+    service_family,
+)
 from edgar.redact.text import LOWER, PRIO_ENV, Span
 
 __all__ = ["FAMILIES", "MARK", "Redactor", "looks_secret_name", "redact", "secret_values"]
@@ -154,14 +169,14 @@ class Redactor:
         if b"PRIVATE KEY" in raw or b"PuTTY-User-Key-File" in raw:
             find_key_blocks(text, spans)
         low = raw.translate(LOWER)
-        upstream.find(text, raw, low, spans)
+        regions = upstream.find(text, raw, low, spans)
         if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment
             find_assignments(text, low, spans)
         if b"://" in raw:
             find_url_passwords(text, raw, spans)
             find_url_tokens(text, raw, spans)
         find_command_credentials(text, raw, low, spans)
-        find_bare_tokens(text, raw, low, spans)
+        find_bare_tokens(text, low, regions, spans)
         return spans
 
 

@@ -27,7 +27,7 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
-from edgar.redact.text import LOWER, PRIO_TOKEN, Span, entropy, table, trie
+from edgar.redact.text import PRIO_TOKEN, Span, entropy, table, trie
 
 # Upstream rules edgar runs its own finder for instead: `private-key` needs the END line, and
 # edgar.redact.blocks also takes a block cut short; `generic-api-key` (any name with key, token,
@@ -56,7 +56,7 @@ class Allow(NamedTuple):
 class Rule:
     """One upstream rule, compiled on first use."""
 
-    __slots__ = ("id", "pattern", "keywords", "threshold", "group", "context", "_lists", "_rx", "_allow")
+    __slots__ = ("_allow", "_lists", "_rx", "context", "group", "id", "keywords", "pattern", "threshold")
 
     def __init__(self, raw: dict) -> None:
         self.id: str = raw["id"]
@@ -217,14 +217,15 @@ def _name_start(cls_name: bytes, p: int, floor: int) -> int:
     return cls_name.rfind(b" ", max(floor, p - 50), p) + 1 or max(floor, p - 50)
 
 
-def find(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
+def find(text: str, raw: bytes, low: bytes, spans: list[Span]) -> list[tuple[int, int]]:
     """Append the spans of every upstream rule's secrets in `text` (`raw`: its ASCII view,
-    `low`: that lower-cased)."""
+    `low`: that lower-cased). Returns the token regions it looked at (for the bare tokens)."""
     t = load()
     cls = raw.translate(_CLS)
     jobs: dict[tuple[int, int, int], tuple[Rule, tuple[int, int]]] = {}
+    regions: list[tuple[int, int]] = []
     if cls.find(_RUN) >= 0:  # no run of 10 token characters: no region, no regional rule
-        _regions(text, raw, low, cls, t, jobs)
+        regions = _regions(text, raw, low, cls, t, jobs)
     for word, rules in t.line_rules:
         j = low.find(word)
         while j >= 0:
@@ -234,9 +235,10 @@ def find(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             j = low.find(word, line[1])
     for (_, lo, hi), (rule, line) in jobs.items():
         rule.find(text, lo, hi, line, spans)
+    return regions
 
 
-def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict) -> None:
+def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict) -> list[tuple[int, int]]:
     n = len(cls)
     # Tokens: 16 token characters in a row, a digit or a capital in the region, and a character
     # that is not lower-case hex (a digest or a UUID holds no keyword's token).
@@ -275,6 +277,7 @@ def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict
         start = _name_start(cls_name, at, line[0])
         for r in _rules_for(m, True):
             _add(jobs, r, (start, line[1]), line)
+    return regions
 
 
 def _hits(rx: re.Pattern[bytes], low: bytes, spans: list[tuple[int, int]], where: bool = False):
