@@ -103,10 +103,16 @@ def _bare_token(text: str, lo: int, hi: int) -> bool:
     s = text[lo:hi]
     if s.startswith("AAAA"):  # an SSH public key, a serialized binary blob: base64 of zeros
         return False
-    if len(set(s)) < 23:  # entropy >= 4.5 needs at least 23 distinct characters
+    if len(set(s)) < 19:  # entropy >= 4.2 needs at least 19 distinct characters
         return False
     counts = Counter(s)
     digits = sum(v for c, v in counts.items() if c in DIGITS)
     up = sum(v for c, v in counts.items() if c in UPPER)
     lo_ = sum(v for c, v in counts.items() if c in LOWER_CHARS)
-    return digits >= 3 and up >= 3 and lo_ >= 3 and entropy(s, counts) >= 4.5
+    if digits >= 3 and up >= 3 and lo_ >= 3:
+        return entropy(s, counts) >= 4.5
+    # lower case and digits (Neon, Mailgun, many hex-like keys): letters past 'f' rule out a
+    # digest, few separators an identifier
+    past_f = sum(v for c, v in counts.items() if "g" <= c <= "z")
+    seps = counts["_"] + counts["-"]
+    return up == 0 and digits >= 6 and past_f >= 6 and seps <= 2 and entropy(s, counts) >= 4.2

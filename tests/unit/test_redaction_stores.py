@@ -41,6 +41,7 @@ CASES = [
     ("mysql -uroot -pS3cr3tPW app", "S3cr3tPW"),
     ("git clone https://Zx81kLmN0pQrStUv12Wx@github.com/org/repo.git", "Zx81kLmN0pQrStUv12Wx"),
     ("glpat-aB3dE6gH9jK2mN5pQ8sT", "glpat-aB3dE6gH9jK2mN5pQ8sT"),
+    ("the token is 8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA, keep it", "8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA"),  # bare
     ("GH_PAT=Qw3rTy7uIo9pAs2dFg5h\nHOME=/root", "Qw3rTy7uIo9pAs2dFg5h"),
     ("SSH_KEY=-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\\n"
      "-----END OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB"),
