@@ -24,10 +24,12 @@ import json
 import re
 from bisect import bisect_right
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import NamedTuple
 
-from edgar.redact.text import PRIO_TOKEN, Span, entropy, table, trie
+from edgar.redact.text import PRIO_TOKEN, Span, entropy, lazy, table, trie
+
+_TABLE = Path(__file__).with_name("gitleaks_rules.json")
 
 # Upstream rules edgar runs its own finder for instead: `private-key` needs the END line, and
 # edgar.redact.blocks also takes a block cut short; `generic-api-key` (any name with key, token,
@@ -122,8 +124,8 @@ def _allowlists(raw: list[dict]) -> tuple[Allow, ...]:
 class Table(NamedTuple):
     commit: str
     rules: tuple[Rule, ...]
-    token_kw: re.Pattern[bytes]
-    context_kw: re.Pattern[bytes]
+    token_kw: lazy  # compiled on first use: edgar's start does not pay for it
+    context_kw: lazy
     by_keyword: dict[bytes, tuple[Rule, ...]]
     global_lists: list[dict]
     line_rules: tuple[tuple[bytes, tuple[Rule, ...]], ...]
@@ -151,7 +153,7 @@ SUPPLEMENT = (
 
 @cache
 def load() -> Table:
-    raw = json.loads(resources.files("edgar.redact").joinpath("gitleaks_rules.json").read_text("utf-8"))
+    raw = json.loads(_TABLE.read_text("utf-8"))
     every = tuple(Rule(r) for r in (*raw["rules"], *SUPPLEMENT) if r["id"] not in REPLACED)
     # Rules spanning a command line (`curl … -u user:pw`): their keyword is a word of its own.
     lines = [r for r in every if ".*" in r.pattern]
@@ -168,8 +170,8 @@ def load() -> Table:
             (context_words if r.context else token_words).add(k)
     # A lookahead: hits may overlap (`ABsk-ant-…` holds `absk` and `sk-ant-`), each is reported.
     return Table(
-        raw["commit"], every, re.compile(b"(?=(" + trie(token_words).encode() + b"))"),
-        re.compile(b"(?=(" + trie(context_words).encode() + b"))"),
+        raw["commit"], every, lazy(b"(?=(" + trie(token_words).encode() + b"))"),
+        lazy(b"(?=(" + trie(context_words).encode() + b"))"),
         {k: tuple(v) for k, v in by_kw.items()}, raw["global_allowlists"],
         tuple((k, tuple(v)) for k, v in line_rules.items()),
     )
@@ -280,7 +282,7 @@ def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict
     return regions
 
 
-def _hits(rx: re.Pattern[bytes], low: bytes, spans: list[tuple[int, int]], where: bool = False):
+def _hits(rx: lazy, low: bytes, spans: list[tuple[int, int]], where: bool = False):
     """Keyword hits in the given spans of `low`: one search over the spans joined by newlines
     (no keyword holds one), each hit as (span index, keyword[, offset in the text])."""
     if not spans:
