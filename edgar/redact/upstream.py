@@ -204,7 +204,7 @@ _HEX = table([(b"0123456789abcdef-", ord(" "))], ord("y"))
 _MARKS = table([(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", ord("x"))], ord(" "))
 # A view for values after an operator: 'o' an operator, 'q' what may sit between it and the
 # value (upstream's `[\x60'"\\s=]{0,5}`), 'a' a core character.
-_OPVIEW = table([(b"=:>,|", ord("o")), (b"`'\" \t", ord("q")), (_CORE, ord("a")), (b"0123456789", ord("d")),
+_OPVIEW = table([(b"=:>,|?", ord("o")), (b"`'\" \t", ord("q")), (_CORE, ord("a")), (b"0123456789", ord("d")),
                  (b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", ord("c"))], ord(" "))
 # What upstream lets stand between a keyword and the operator: the name, spaces, quotes.
 _NAMEVIEW = table([(_CORE + b" \t'\"", ord("a"))], ord(" "))
