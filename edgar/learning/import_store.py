@@ -157,26 +157,26 @@ def exchange_row(ex: Exchange, redact: Callable[[str], str]) -> dict:
     }
 
 
-class Marks(dict):
-    """Scan marks keyed by redacted path (a path may hold a token): look up by the real one."""
+def _stored(path: str) -> str:
+    """A path as the store keeps it: redacted, like every other text (a directory name can
+    hold a token). Patterns only, no settings to load: a re-run stays cheap."""
+    from edgar.redact import redact
 
-    def __init__(self, marks: dict[str, ScanMark], redact: Callable[[str], str]) -> None:
-        super().__init__(marks)
-        self._redact = redact
+    return redact(path)
 
-    def get(self, path: str, default: ScanMark | None = None) -> ScanMark | None:  # type: ignore[override]
-        return super().get(self._redact(path), default)
+
+class _ByPath(dict):
+    """Marks keyed by stored (redacted) path, looked up by the real one."""
+
+    def get(self, path, default=None):  # type: ignore[override]
+        return super().get(_stored(path), default)
 
 
 class ImportStore(DB):
-    """``.edgar/imports.db``: scan marks and exchanges of imported transcripts. A file's path
-    is stored redacted (``redact``), like every other text."""
+    """``.edgar/imports.db``: scan marks and exchanges of imported transcripts. Paths are
+    stored redacted (``_stored``) and looked up the same way."""
 
     SCHEMA = SCHEMA
-
-    def __init__(self, path: str | Path, redact: Callable[[str], str] = lambda s: s) -> None:
-        self._redact = redact
-        super().__init__(path)
 
     def marks(self) -> dict[str, ScanMark]:
         rows = self.query("SELECT path, mark FROM files")
@@ -184,7 +184,7 @@ class ImportStore(DB):
 
     def mark(self, path: str) -> ScanMark | None:
         """One file's mark (None: never read, or no longer parses)."""
-        rows = self.query("SELECT mark FROM files WHERE path = ?", (path,))
+        rows = self.query("SELECT mark FROM files WHERE path = ?", (_stored(path),))
         return _parse_mark(rows[0]["mark"]) if rows else None
 
     def dirs(self) -> dict[str, str]:
@@ -194,7 +194,7 @@ class ImportStore(DB):
     def save_dir(self, path: str, digest: str) -> None:
         with self.write() as conn:
             conn.execute("INSERT OR REPLACE INTO dirs(path, digest, updated) VALUES (?, ?, ?)",
-                         (path, digest, time.time()))
+                         (_stored(path), digest, time.time()))
 
     def save(self, rows: Iterable[dict], file: str | None = None,
              mark: ScanMark | None = None) -> None:
@@ -203,7 +203,7 @@ class ImportStore(DB):
             conn.executemany(UPSERT, rows)
             if file is not None and mark is not None:
                 conn.execute("INSERT OR REPLACE INTO files(path, mark, updated) VALUES (?, ?, ?)",
-                             (self._redact(file), mark.to_json(), time.time()))
+                             (_stored(file), mark.to_json(), time.time()))
 
 
 def read_marks(path: Path) -> tuple[dict[str, ScanMark], dict[str, str]]:
@@ -245,13 +245,8 @@ class DrySink:
     """Counts what an import would propose; writes nothing."""
 
     def __init__(self, state: Path) -> None:
-<<<<<<< HEAD
-        from edgar.redact import Redactor
-
-        self.marks = Marks(read_marks(state / "imports.db"), Redactor.from_environ())
-=======
-        self.marks, self.dirs = read_marks(state / "imports.db")
->>>>>>> main
+        marks, dirs = read_marks(state / "imports.db")
+        self.marks, self.dirs = _ByPath(marks), _ByPath(dirs)
         self.facts: set[str] = set()
 
     def typed(self, t: Typed) -> None:
@@ -287,20 +282,11 @@ class StoreSink:
     def __init__(self, root: Path, settings: Callable[[], object]) -> None:
         from edgar.core.project import ensure_state_dir
 
-<<<<<<< HEAD
-        state = ensure_state_dir(root)
-        self.redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
-        self.memory = MemoryStore(state / "memory.db", redact=self.redact)
-        self.experience = Experience(state / "experience.db", redact=self.redact)
-        self.store = ImportStore(state / "imports.db", self.redact)
-        self.marks = Marks(self.store.marks(), self.redact)
-=======
         self.state = ensure_state_dir(root)
         self.settings = settings
         self.store = ImportStore(self.state / "imports.db")
         self.marks = _Marks(self.store)
-        self.dirs = self.store.dirs()
->>>>>>> main
+        self.dirs = _ByPath(self.store.dirs())
         self.proposals = 0
         self.runs: list[Run] = []
         self.rows: list[dict] = []

@@ -21,7 +21,7 @@ pytest.importorskip("edgar.learning")
 
 from edgar.learning.experience import Experience, Run  # noqa: E402
 from edgar.learning.history import History  # noqa: E402
-from edgar.learning.import_store import ImportStore, Marks  # noqa: E402
+from edgar.learning.import_store import DrySink, ImportStore  # noqa: E402
 from edgar.transcripts.cc_types import ScanMark  # noqa: E402
 
 GHP = "ghp_R8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA2uV"
@@ -97,12 +97,14 @@ def test_session_log_redacts_keys_of_every_object(tmp_path: Path) -> None:
 def test_import_paths_are_stored_redacted_and_still_found(tmp_path: Path) -> None:
     state = ensure_state_dir(tmp_path)
     transcript = f"/home/me/.claude/projects/{GHP}/session.jsonl"
-    store = ImportStore(state / "imports.db", redact)
+    store = ImportStore(state / "imports.db")
     mark = ScanMark(size=10, offset=10, line=2)
     store.save([], transcript, mark)
-    marks = Marks(store.marks(), redact)
+    store.save_dir(transcript.rsplit("/", 1)[0], "digest")
+    assert store.mark(transcript) == mark  # found again by the real path
     store.close()
-    assert marks.get(transcript) == mark
+    dry = DrySink(state)
+    assert dry.marks.get(transcript) == mark and dry.dirs.get(transcript.rsplit("/", 1)[0]) == "digest"
     with MemoryStore(state / "memory.db", redact=redact) as memory:
         memory.add("staging is read-only", "imported", source=f"claude-code {transcript}:3")
     with Experience(state / "experience.db", redact=redact) as experience:
@@ -119,7 +121,7 @@ def test_every_file_of_a_session_is_private(tmp_path: Path) -> None:
     log = SessionLog(state / "sessions" / "s.jsonl", redact)
     log.mark("x")
     with MemoryStore(state / "memory.db", redact=redact) as memory, \
-            Experience(state / "experience.db", redact=redact), ImportStore(state / "imports.db", redact):
+            Experience(state / "experience.db", redact=redact), ImportStore(state / "imports.db"):
         memory.add("always run the tests", "manual")
         assert (state / "memory.db-wal").exists()  # a live WAL: its mode is checked too
         for path in sorted(state.rglob("*")):
