@@ -126,7 +126,9 @@ def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str) -
     from edgar.sandbox import Policy
 
     def policy() -> Policy:
-        return Policy.for_project(root)
+        box = settings.sandbox
+        return Policy.for_project(root, mode=box.mode, network=box.network,
+                                  extra_writable=tuple(os.path.expanduser(p) for p in box.writable))
 
     def announce(level: Literal["info", "warning"], message: str) -> None:
         bus.publish(Notice(level=level, message=message, session_id=session_id))
