@@ -228,7 +228,8 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
                 finished = item
     turn.reply = None
     model = finished.model if finished and finished.model else session.provider.model
-    _account(session, turn, model, finished.usage if finished else Usage(reported=False), where)
+    _account(session, turn, model, finished.usage if finished else Usage(reported=False), where,
+             finished.billed_usd if finished else None)
     blocks = reply.blocks()
     answer = reply.text()
     if answer.strip():
@@ -239,11 +240,14 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
 
 
 def _account(session: Session, turn: _Turn, model: str, usage: Usage,
-             where: dict[str, Any]) -> None:
-    """Add one response's usage and cost to the turn and the session, and publish it."""
+             where: dict[str, Any], billed: float | None = None) -> None:
+    """Add one response's usage and cost to the turn and the session, and publish it. The price
+    table decides the cost; a server's own figure (OpenRouter) fills in when it has no price."""
     publish = session.bus.publish
     turn.model_calls += 1
     cost = prices.cost(model, usage)
+    if cost is None and billed is not None:
+        cost = billed
     turn.usage = turn.usage + usage
     session.usage = session.usage + usage
     if cost is None:
