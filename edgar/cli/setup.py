@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from edgar.bus import Bus
 from edgar.config import Settings
+from edgar.core.instructions import NestedInstructions
 from edgar.core.project import ensure_state_dir
 from edgar.core.session import Session
 from edgar.core.sessionlog import SessionLog, sessions_dir
@@ -92,6 +93,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
         session.id = session_id
     if history:
         session.messages = list(history)
+    session.nested = NestedInstructions(root, Path.cwd())
+    session.nested.already_seen(m.text() for m in session.messages)
     log = SessionLog(sessions_dir(state) / f"{session.id}.jsonl", redact)
     log_holder.append(log)
     session.log = log

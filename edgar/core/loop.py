@@ -147,6 +147,10 @@ async def _steps(session: Session, turn: _Turn, history: list[Message], append, 
         if calls:
             results = await _run_tools(session, turn, calls, where)
             blocks: list[Block] = list(results)
+            if turn.depth == 0 and session.nested is not None:  # core/instructions.py
+                note = session.nested.for_calls(calls)
+                if note:
+                    blocks.append(TextBlock(note))
             if turn.depth == 0:
                 burst = _deliver_queue(session, turn, where)
                 if burst:
