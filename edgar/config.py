@@ -98,6 +98,18 @@ class ContextSettings:
 
 
 @_section
+class PermissionsSettings:
+    """``[permissions]``: rules such as ``shell(git status*)`` (edgar/tools/rules.py).
+
+    ``deny`` wins over everything, in every mode. A project file's ``allow`` widens what
+    runs unasked, so it applies only once the project is trusted (tools/permission_config.py).
+    """
+
+    allow: list[str] = field(default_factory=list)
+    deny: list[str] = field(default_factory=list)
+
+
+@_section
 class Settings:
     """Everything edgar is configured with; top-level keys and one field per section."""
 
@@ -110,6 +122,7 @@ class Settings:
     verify: VerifySettings = field(default_factory=VerifySettings)
     skills: SkillsSettings = field(default_factory=SkillsSettings)
     context: ContextSettings = field(default_factory=ContextSettings)
+    permissions: PermissionsSettings = field(default_factory=PermissionsSettings)
 
     def provider(self, name: str) -> ProviderSettings:
         return self.providers.get(name) or ProviderSettings()

@@ -155,12 +155,13 @@ class Repl:
             self.default = text
 
     # -- permission questions --------------------------------------------------------
-    async def confirm(self, tool: str, summary: str) -> str:
+    async def confirm(self, tool: str, summary: str, offer: str | None = None) -> str:
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         self.asking = (tool, summary, future)
         self.say(f"? {tool}: {summary}", "bold yellow")
-        self.say(f"  y yes · n no · a always allow {tool} this session · Esc stops the turn",
-                 "dim")
+        always = (f"always allow `{offer[offer.index('(') + 1:-1]}` (saved to your config)"
+                  if offer and "(" in offer else f"always allow {tool} this session")
+        self.say(f"  y yes · n no · a {always} · Esc stops the turn", "dim")
         self._invalidate()
         try:
             return await future

@@ -70,6 +70,31 @@ def config_secrets(settings: Settings) -> list[str]:
     return values
 
 
+def permission_gate(root: Path, settings: Settings, bus: Bus,
+                    confirm: Confirm | None) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules; an "always" rule is saved to the user config."""
+    import sys
+
+    from edgar.config import user_dir
+    from edgar.events import Notice
+    from edgar.tools.permission_config import load_rules, save_allow_rule
+
+    user_config = user_dir() / "config.toml"
+    rules = load_rules(user_config, root / ".edgar" / "config.toml")
+    if rules.ignored:
+        print(f"edgar: ignoring the project's [permissions] allow rules until the project is "
+              f"trusted: {', '.join(rules.ignored)}", file=sys.stderr)
+
+    def save(rule: str) -> str | None:
+        problem = save_allow_rule(user_config, rule)
+        bus.publish(Notice(level="warning" if problem else "info",
+                           message=problem or f"saved allow rule `{rule}` to {user_config}"))
+        return problem
+
+    return PermissionGate(settings.permission_mode, confirm, allow=rules.allow,
+                          deny=rules.deny, root=root, save=save)
+
+
 def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           session_id: str | None = None, history: list[Message] | None = None,
           no_history: bool = False, no_verify: bool = False,
@@ -87,7 +112,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     provider = make_provider(settings.model, settings)
     memory = MemoryStore(state / "memory.db", redact=redact)
     session = Session(root=root, settings=settings, bus=bus, provider=provider,
-                      tools=default_tools(), gate=PermissionGate(settings.permission_mode, confirm),
+                      tools=default_tools(), gate=permission_gate(root, settings, bus, confirm),
                       memory=memory, verify_enabled=not no_verify)
     if session_id:
         session.id = session_id

@@ -17,7 +17,7 @@ from typing import Callable
 from edgar.events import ErrorRecord, Event, ToolFinished, ToolProposed
 from edgar.providers.base import ToolCall, ToolResultBlock
 from edgar.schema import SchemaError, validate
-from edgar.tools.base import Tool, ToolContext, ToolFailure
+from edgar.tools.base import Tool, ToolContext, ToolFailure, resolve
 
 
 def _validation_text(exc: SchemaError) -> str:
@@ -54,8 +54,12 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
             parsed = validate(tool.Args, call.input)
         except SchemaError as exc:
             raise ToolFailure("validation", _validation_text(exc)) from None
+        path = getattr(parsed, "path", None)
+        if isinstance(path, str) and path:
+            resolve(ctx, path)  # outside the root: refused before asking, never ask-then-deny
         if ctx.permission is not None:
-            refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(call.input))
+            refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(call.input),
+                                                 call.input)
             if refusal:
                 raise ToolFailure("denied", refusal)
         outcome = await tool.run(parsed, ctx)
