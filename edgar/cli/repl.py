@@ -62,13 +62,19 @@ class Repl:
         """Handle one line the person typed: an answer, a command, or a prompt."""
         if not line.strip():
             return
-        if slash.is_command(line):
+        custom = self._custom(line)
+        if slash.is_command(line) and custom is None:
             await slash.run(self, line)
             return
         if self.asking is not None:
             self._answer_line(line)
             return
         session = self.app.session
+        if custom is not None and self.busy:
+            self.say(f"/{custom[0].name} starts a turn of its own: it is back in the prompt "
+                     "for when this one ends (Esc stops it)", "yellow")
+            self.default = line
+            return
         if self.busy:
             self.app.bus.publish(PromptTyped(text=line, queued=True, session_id=session.id))
             session.queue.put(line)
@@ -80,11 +86,41 @@ class Repl:
         if line != restored:  # lines given back unchanged were published when first typed
             self.app.bus.publish(PromptTyped(text=line, session_id=session.id))
         attached = self._attachments(line)
+        if custom is not None:
+            attached.append((f"/{custom[0].name}", custom[1]))
+            session.gate.extra = custom[2]
         if attached:
             self.app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
                                           sources=tuple(s for s, _ in attached),
                                           session_id=session.id))
         self._start_turn(line, attached)
+
+    def _custom(self, line: str) -> tuple[Any, str, list] | None:
+        """(command, expansion, its allowed-tools rules) when the line calls a command file."""
+        from edgar.cli.custom_commands import allowed_rules, resolve, split_line
+        from edgar.config import user_dir
+
+        parts = split_line(line.strip())
+        if parts is None or parts[0] in slash.COMMANDS or parts[0] in slash.ALIASES:
+            return None
+        found = resolve(line, self.app.root, user_dir())
+        if found is None:
+            return None
+        rules, warnings = allowed_rules(found[0])
+        for warning in warnings:
+            self.say(warning, "yellow")
+        return found[0], found[1], rules
+
+    def custom_commands(self) -> list[tuple[str, str, str]]:
+        """(name, where, description) of the command files /help lists."""
+        from edgar.cli.custom_commands import discover
+        from edgar.config import user_dir
+
+        found, warnings = discover(self.app.root, user_dir())
+        for warning in warnings:
+            self.say(f"skipped {warning}", "yellow")
+        return [(c.name, c.where, c.description) for c in found.values()
+                if c.name not in slash.COMMANDS]
 
     def _attachments(self, line: str) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
@@ -118,6 +154,7 @@ class Repl:
         if task is not self.foreground:
             return
         self.foreground = None
+        self.app.session.gate.extra = []      # a command's allowed-tools end with its turn
         outcome = "cancelled" if task.cancelled() else "ok"
         if outcome == "ok" and task.exception() is not None:
             exc = task.exception()

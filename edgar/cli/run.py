@@ -94,7 +94,24 @@ def _oneshot(args, root: Path, settings, attached, resumed) -> int:
     session_id, history = resumed if resumed else (None, None)
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify)
+    attached = attached + command_attachment(app, args.prompt)
     try:
         return asyncio.run(run_prompt(app, args.prompt, attached, args.output_format))
     finally:
         app.close()
+
+
+def command_attachment(app, line: str) -> list[tuple[str, str]]:
+    """A custom command's expansion as an attachment; its allowed-tools go to the gate."""
+    from edgar.cli.custom_commands import allowed_rules, resolve
+    from edgar.config import user_dir
+
+    found = resolve(line, app.root, user_dir())
+    if found is None:
+        return []
+    command, body = found
+    rules, warnings = allowed_rules(command)
+    for warning in warnings:
+        print(f"edgar: {warning}", file=sys.stderr)
+    app.session.gate.extra = rules
+    return [(f"/{command.name}", body)]

@@ -82,6 +82,9 @@ async def run(host: Host, line: str) -> None:
 def _help(host: Host, arg: str) -> None:
     for cmd in COMMANDS.values():
         host.say(f"  {cmd.usage:<18} {cmd.help}")
+    custom = getattr(host, "custom_commands", None)
+    for name, where, description in (custom() if custom else []):
+        host.say(f"  /{name:<17} {description} ({where})")
     host.say("  Enter sends · Esc-Enter new line · Up/Ctrl-R history · @path attaches a file")
     host.say("  Esc or Ctrl-C interrupts a turn · typing while it works queues your lines")
     host.say("  Ctrl-C twice on an empty prompt, or Ctrl-D, exits")

@@ -78,6 +78,9 @@ def _where(session: Session, turn: _Turn) -> dict[str, Any]:
 def _user_message(text: str, attachments: list[tuple[str, str]]) -> Message:
     blocks: list[Block] = [TextBlock(text)] if text else []
     for source, body in attachments:
+        if source.startswith("/"):  # a custom command's expansion (cli/custom_commands.py)
+            blocks.append(TextBlock(f'<command name="{source[1:]}">\n{body}\n</command>'))
+            continue
         tag = "stdin" if source == "stdin" else "file"
         attr = "" if source == "stdin" else f' path="{source.lstrip("@")}"'
         blocks.append(TextBlock(f"<{tag}{attr}>\n{body}\n</{tag}>"))
