@@ -103,7 +103,7 @@ class Repl:
         parts = split_line(line.strip())
         if parts is None or parts[0] in slash.COMMANDS or parts[0] in slash.ALIASES:
             return None
-        found = resolve(line, self.app.root, user_dir())
+        found = resolve(line, self.app.session.root, user_dir())
         if found is None:
             return None
         rules, warnings = allowed_rules(found[0])
@@ -116,7 +116,7 @@ class Repl:
         from edgar.cli.custom_commands import discover
         from edgar.config import user_dir
 
-        found, warnings = discover(self.app.root, user_dir())
+        found, warnings = discover(self.app.session.root, user_dir())
         for warning in warnings:
             self.say(f"skipped {warning}", "yellow")
         return [(c.name, c.where, c.description) for c in found.values()

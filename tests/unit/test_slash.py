@@ -169,3 +169,23 @@ def test_compact_and_skills_use_the_duck_typed_objects(repl):
 def test_exit_asks_the_repl_to_leave(repl):
     run(repl, "/exit")
     assert repl.exiting
+
+
+def test_a_command_file_is_a_prompt_with_its_expansion_attached(repl, tmp_path, monkeypatch):
+    monkeypatch.setenv("EDGAR_HOME", str(tmp_path / "home"))
+    (tmp_path / ".claude" / "commands").mkdir(parents=True)
+    (tmp_path / ".claude" / "commands" / "hello.md").write_text(
+        "---\ndescription: Say hello\n---\nGreet $ARGUMENTS warmly.\n")
+    seen: list[Event] = []
+    repl.app.bus.subscribe(Event, seen.append)
+
+    async def scenario():
+        await repl.submit("/hello the team")
+        await repl.foreground
+
+    asyncio.run(scenario())
+    typed = [e.text for e in seen if type(e).__name__ == "PromptTyped"]
+    attached = [e for e in seen if type(e).__name__ == "Attached"]
+    assert typed == ["/hello the team"]
+    assert attached[0].sources == ("/hello",) and attached[0].bodies == ("Greet the team warmly.",)
+    assert "/hello" in run(repl, "/help") and "Say hello (claude)" in run(repl, "/help")
