@@ -45,6 +45,7 @@ class Repl:
         self.default = ""                        # text put back into the next prompt
         self.restored: str | None = None         # queued lines given back after an interrupt
         self._cancelling = False
+        self.notes: list[str] = []               # edgar's notes for the next turn (/undo)
 
     # -- state the prompt and the slash commands read --------------------------------
     @property
@@ -86,6 +87,8 @@ class Repl:
         if line != restored:  # lines given back unchanged were published when first typed
             self.app.bus.publish(PromptTyped(text=line, session_id=session.id))
         attached = self._attachments(line)
+        attached += [("/undo", note) for note in self.notes]
+        self.notes = []
         if custom is not None:
             attached.append((f"/{custom[0].name}", custom[1]))
             session.gate.extra = custom[2]
@@ -110,6 +113,10 @@ class Repl:
         for warning in warnings:
             self.say(warning, "yellow")
         return found[0], found[1], rules
+
+    def note_for_model(self, text: str) -> None:
+        """Send ``text`` with the next prompt, as an attachment (never as typed text)."""
+        self.notes.append(text)
 
     def custom_commands(self) -> list[tuple[str, str, str]]:
         """(name, where, description) of the command files /help lists."""

@@ -16,11 +16,12 @@ from typing import Any, Callable
 
 from edgar.bus import Bus
 from edgar.config import Settings
+from edgar.core.checkpoints import Checkpoints
 from edgar.core.instructions import NestedInstructions
 from edgar.core.project import ensure_state_dir
 from edgar.core.session import Session
 from edgar.core.sessionlog import SessionLog, sessions_dir
-from edgar.events import Event
+from edgar.events import Event, TurnStarted
 from edgar.memory.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
@@ -119,6 +120,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     if history:
         session.messages = list(history)
     session.nested = NestedInstructions(root, Path.cwd())
+    session.checkpoints = Checkpoints(root, state, session.id)
+    bus.subscribe(TurnStarted, session.checkpoints.on_turn_started)
     session.nested.already_seen(m.text() for m in session.messages)
     log = SessionLog(sessions_dir(state) / f"{session.id}.jsonl", redact)
     log_holder.append(log)

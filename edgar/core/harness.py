@@ -36,6 +36,25 @@ def _os_kind(exc: OSError) -> str:
     return "io_error"
 
 
+async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext, path: object):
+    """Run the tool, telling the checkpoint recorder first (and after a shell command)."""
+    guard = ctx.checkpoint
+    if guard is None or tool.access not in ("write", "shell"):
+        return await tool.run(parsed, ctx)
+    if tool.access == "write":
+        if isinstance(path, str) and path:
+            guard.before_write(path)
+        return await tool.run(parsed, ctx)
+    await guard.before_shell()
+    try:
+        return await tool.run(parsed, ctx)
+    finally:
+        try:
+            await guard.after_shell()
+        except Exception:  # noqa: BLE001 — listing changes must never fail the call
+            pass
+
+
 async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
                    publish: Callable[[Event], None], where: dict) -> tuple[ToolResultBlock, ToolFinished]:
     args = call.input if isinstance(call.input, dict) else {}
@@ -62,7 +81,7 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
                                                  call.input)
             if refusal:
                 raise ToolFailure("denied", refusal)
-        outcome = await tool.run(parsed, ctx)
+        outcome = await _run_recorded(tool, parsed, ctx, path)
         files = outcome.files
         block = ToolResultBlock(call.id, outcome.content)
     except ToolFailure as exc:

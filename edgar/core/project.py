@@ -17,6 +17,7 @@ history.*.md
 sessions/
 input_history
 import/
+checkpoints/
 """
 
 

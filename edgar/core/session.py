@@ -21,6 +21,7 @@ from edgar.tools.base import Tool
 from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
+    from edgar.core.checkpoints import Checkpoints
     from edgar.core.instructions import NestedInstructions
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import MemoryStore
@@ -66,6 +67,7 @@ class Session:
     skills: SkillSource | None = None
     compactor: Compactor | None = None
     nested: "NestedInstructions | None" = None   # instruction files of touched dirs
+    checkpoints: "Checkpoints | None" = None      # copies of changed files, for /undo
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
     cost: float = 0.0
