@@ -79,6 +79,9 @@ class Repl:
         if self.busy:
             self.app.bus.publish(PromptTyped(text=line, queued=True, session_id=session.id))
             session.queue.put(line)
+            queue_line = getattr(self.renderer, "queue_line", None)
+            if queue_line is not None:   # shown above the status line until delivered
+                queue_line(line)
             if AT_PATH.search(line):
                 self.say("(@path files are attached to a line that starts a turn; this one is "
                          "queued, so the model sees the path only)", "dim")
@@ -310,14 +313,14 @@ def _handle_sigint(loop: asyncio.AbstractEventLoop, handler) -> None:
         pass
 
 
-def make_renderer(interactive: bool) -> Any:
+def make_renderer(interactive: bool, root: Path | None = None) -> Any:
     if not interactive:
         from edgar.cli.render import PlainRenderer
 
         return PlainRenderer(sys.stdout)
     from edgar.cli.render import RichRenderer
 
-    return RichRenderer()
+    return RichRenderer(root=root)
 
 
 def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | None) -> int:
@@ -325,11 +328,12 @@ def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | N
 
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     session_id, history = resumed if resumed else (None, None)
-    repl = Repl(make_renderer(interactive))
+    repl = Repl(make_renderer(interactive, root))
     app = build(root, settings, confirm=repl.confirm if interactive else None,
                 session_id=session_id, history=history,
                 no_history=getattr(args, "no_history", False),
-                no_verify=getattr(args, "no_verify", False))
+                no_verify=getattr(args, "no_verify", False),
+                on_output=getattr(repl.renderer, "tool_output", None))
     repl.app = app
     app.bus.subscribe(Event, repl.renderer)
     try:

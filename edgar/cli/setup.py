@@ -99,7 +99,8 @@ def permission_gate(root: Path, settings: Settings, bus: Bus,
 def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           session_id: str | None = None, history: list[Message] | None = None,
           no_history: bool = False, no_verify: bool = False,
-          learning: bool = True) -> App:
+          learning: bool = True,
+          on_output: Callable[[str, str], None] | None = None) -> App:
     state = ensure_state_dir(root)
     redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
     log_holder: list[SessionLog] = []
@@ -120,6 +121,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     if history:
         session.messages = list(history)
     session.nested = NestedInstructions(root, Path.cwd())
+    session.display_output = on_output     # a running command's output, shown as it comes
     session.checkpoints = Checkpoints(root, state, session.id)
     bus.subscribe(TurnStarted, session.checkpoints.on_turn_started)
     session.nested.already_seen(m.text() for m in session.messages)

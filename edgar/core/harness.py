@@ -14,7 +14,7 @@ import errno
 import time
 from typing import Callable
 
-from edgar.events import ErrorRecord, Event, ToolFinished, ToolProposed
+from edgar.events import ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed
 from edgar.providers.base import ToolCall, ToolResultBlock
 from edgar.schema import SchemaError, validate
 from edgar.tools.base import Tool, ToolContext, ToolFailure, resolve
@@ -34,6 +34,32 @@ def _os_kind(exc: OSError) -> str:
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return "permission_denied"
     return "io_error"
+
+
+class _Progress:
+    """Forwards a call's output to the display sink; publishes counts (never text)."""
+
+    EVERY = 0.25   # seconds between ToolOutput events
+
+    def __init__(self, call_id: str, tool: str, ctx: ToolContext,
+                 publish: Callable[[Event], None], where: dict):
+        self.call_id, self.tool, self.sink = call_id, tool, ctx.on_output
+        self.publish, self.where = publish, where
+        self.lines = self.size = 0
+        self.last = 0.0
+
+    def feed(self, text: str) -> None:
+        if not text:
+            return
+        self.lines += text.count("\n")
+        self.size += len(text.encode("utf-8", "replace"))
+        if self.sink is not None:
+            self.sink(self.call_id, text)
+        now = time.monotonic()
+        if now - self.last >= self.EVERY:
+            self.last = now
+            self.publish(ToolOutput(call_id=self.call_id, tool=self.tool, lines=self.lines,
+                                    size=self.size, **self.where))
 
 
 async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext, path: object):
@@ -81,7 +107,11 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
                                                  call.input)
             if refusal:
                 raise ToolFailure("denied", refusal)
-        outcome = await _run_recorded(tool, parsed, ctx, path)
+        ctx.output = _Progress(call.id, call.name, ctx, publish, where).feed
+        try:
+            outcome = await _run_recorded(tool, parsed, ctx, path)
+        finally:
+            ctx.output = None
         files = outcome.files
         block = ToolResultBlock(call.id, outcome.content)
     except ToolFailure as exc:

@@ -278,7 +278,7 @@ def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
                       depth=turn.depth, permission=session.gate,
-                      checkpoint=session.checkpoints)
+                      checkpoint=session.checkpoints, on_output=session.display_output)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)

@@ -68,6 +68,7 @@ class Session:
     compactor: Compactor | None = None
     nested: "NestedInstructions | None" = None   # instruction files of touched dirs
     checkpoints: "Checkpoints | None" = None      # copies of changed files, for /undo
+    display_output: Callable[[str, str], None] | None = None  # (call id, text): the screen only
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
     cost: float = 0.0

@@ -82,6 +82,9 @@ class ToolContext:
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
     permission: "PermissionGate | None" = None
     checkpoint: ChangeRecorder | None = None
+    # where a running tool's output is shown as it arrives: (call id, text) -> None
+    on_output: Callable[[str, str], None] | None = None
+    output: Callable[[str], None] | None = None   # set by the harness for the running call
 
 
 class Tool:

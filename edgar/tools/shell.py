@@ -60,7 +60,7 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> tuple[i
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT)
     try:
-        out, _ = await asyncio.wait_for(proc.communicate(), timeout)
+        out = await asyncio.wait_for(_collect(proc, ctx.output), timeout)
     except asyncio.TimeoutError:
         await kill_group(proc)
         return None, ""
@@ -68,6 +68,24 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> tuple[i
         await kill_group(proc)
         raise
     return proc.returncode, out.decode("utf-8", "replace")
+
+
+async def _collect(proc: asyncio.subprocess.Process, show) -> bytes:
+    """All of the command's output; each piece also goes to ``show`` as it arrives."""
+    import codecs
+
+    assert proc.stdout is not None
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    chunks: list[bytes] = []
+    while True:
+        data = await proc.stdout.read(65536)
+        if not data:
+            break
+        chunks.append(data)
+        if show is not None:
+            show(decoder.decode(data))
+    await proc.wait()
+    return b"".join(chunks)
 
 
 class Shell(Tool):

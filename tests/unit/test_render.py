@@ -95,7 +95,17 @@ def test_an_edit_shows_a_diff_before_it_runs():
     assert "✎ edit a.py" in text and "-y = 2" in text and "+y = 3" in text
     assert diff_preview({"old_string": "a", "new_string": "b"}) == ["@@ -1 +1 @@", "-a", "+b"]
     long = diff_preview({"old_string": "\n".join(map(str, range(50))), "new_string": ""})
-    assert len(long) == 13 and long[-1].startswith("… ")
+    assert len(long) == 41 and long[-1].startswith("… ")
+
+
+def test_an_edit_preview_has_the_file_line_numbers_and_three_lines_of_context(tmp_path):
+    (tmp_path / "m.py").write_text("".join(f"v{n} = {n}\n" for n in range(1, 31)))
+    rows = diff_preview({"path": "m.py", "old_string": "v20 = 20\n", "new_string": "v20 = 0\n"},
+                        root=tmp_path)
+    assert rows == ["@@ -17,7 +17,7 @@", " v17 = 17", " v18 = 18", " v19 = 19", "-v20 = 20",
+                    "+v20 = 0", " v21 = 21", " v22 = 22", " v23 = 23"]
+    outside = diff_preview({"path": "../x", "old_string": "a", "new_string": "b"}, root=tmp_path)
+    assert outside == ["@@ -1 +1 @@", "-a", "+b"]      # never reads outside the project
 
 
 def test_interrupted_turn_keeps_the_partial_line_on_screen():
