@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 from edgar.bus import Bus
 from edgar.config import Settings
 from edgar.core.queue import PromptQueue
+from edgar.core.reminders import PromptState
 from edgar.events import Usage
 from edgar.providers.base import Message, Provider
 from edgar.tools.base import Tool
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
     from edgar.core.checkpoints import Checkpoints
     from edgar.core.instructions import NestedInstructions
     from edgar.core.sessionlog import SessionLog
-    from edgar.memory.store import MemoryStore
+    from edgar.memory.store import Fact, MemoryStore
+    from edgar.sandbox.session import SessionSandbox
 
 
 class SkillSource(Protocol):
@@ -71,21 +73,24 @@ class Session:
     display_output: Callable[[str, str], None] | None = None  # (call id, text): the screen only
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
+    sandbox: "SessionSandbox | None" = None   # how this session's commands run
     cost: float = 0.0
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
+    prompt: PromptState = field(default_factory=PromptState)   # byte-stable system prompt
 
     def append(self, message: Message) -> None:
         self.messages.append(message)
         if self.log is not None:
             self.log.message(message)
 
-    def facts(self) -> list[str]:
+    def facts(self) -> list["Fact"]:
+        """Active facts for the system prompt (newest first, within the budget)."""
         if self.memory is None:
             return []
         try:
-            return self.memory.active_texts(self.settings.memory.budget_chars)
+            return self.memory.active(self.settings.memory.budget_chars)
         except Exception:  # a broken store must not stop the person working
             return []
 

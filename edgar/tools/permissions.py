@@ -30,6 +30,11 @@ SUBJECT_KEYS = {"shell": "command", "read": "path", "write": "path", "edit": "pa
                 "glob": "pattern", "grep": "path"}
 
 
+def allowing_mode(access: str) -> str:
+    """The least permissive mode that runs a call of this access without asking."""
+    return "auto-edit" if access == "write" else "yes"
+
+
 class PermissionGate:
     def __init__(self, mode: str, confirm: Confirm | None = None, *,
                  allow: Iterable[Rule] = (), deny: Iterable[Rule] = (),
@@ -79,18 +84,20 @@ class PermissionGate:
         verdict = self.needs(access)
         if verdict == "allow" or tool in self.always:
             return None
+        allows = allowing_mode(access)
         if self.mode == "read-only":
             if tool == "shell" and subject is not None and read_only_command(subject):
                 return None
             extra = (f"; only read-only commands run here ({read_only_names()})"
                      if tool == "shell" else "")
-            return f"{tool} is not allowed in read-only mode{extra}"
+            return (f"{tool} is not allowed in read-only mode (--permission-mode {allows} "
+                    f"allows it){extra}")
         if first_match(self.extra + self.allow, tool, subject) is not None:
             return None
         if self.confirm is None:
             return (f"{tool} needs confirmation in {self.mode} mode and nobody can confirm "
-                    "here; add an allow rule ([permissions] allow) or rerun with "
-                    "--permission-mode auto-edit or yes to allow it")
+                    f"here; add an allow rule ([permissions] allow) or rerun with "
+                    f"--permission-mode {allows} to allow it")
         offer = suggest(tool, subject)
         answer = await self.confirm(tool, summary, offer)
         if answer == "always":

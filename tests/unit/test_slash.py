@@ -45,6 +45,7 @@ class FakeApp:
     bus: Bus
     state: Path
     memory: Any = None
+    root: Path | None = None
 
 
 @pytest.fixture
@@ -57,7 +58,7 @@ def repl(tmp_path: Path) -> Repl:
                       gate=PermissionGate("ask"))
     session.log = SessionLog(tmp_path / "sessions" / "s1.jsonl", lambda s: s)
     r = Repl(Said())
-    r.app = FakeApp(session, bus, tmp_path)
+    r.app = FakeApp(session, bus, tmp_path, root=tmp_path)
     yield r
     session.log.close()
 
