@@ -256,7 +256,7 @@ class RichRenderer:
         if isinstance(event, TextDelta):
             if event.depth == 0:
                 self._phase("writing")
-                for block in self.splitter.feed(event.text):
+                for block in self.splitter.feed(event.text, wrap=self.console.width):
                     self._block(block)
         elif isinstance(event, ThinkingDelta):
             if event.depth == 0:

@@ -162,3 +162,28 @@ def test_the_repl_modules_load_without_rich_or_prompt_toolkit_until_used():
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'rich', 'prompt_toolkit'}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_long_paragraph_streams_by_screen_lines_and_loses_nothing():
+    from edgar.cli.mdstream import BlockSplitter
+
+    words = [f"w{i}" for i in range(200)]
+    splitter, out = BlockSplitter(), []
+    for word in words:
+        out += splitter.feed(word + " ", wrap=60)
+    assert len(out) >= 10 and all(len(block) <= 60 for block in out)   # shown while streaming
+    out += splitter.flush()
+    assert " ".join(" ".join(out).split()) == " ".join(words)
+    listed = BlockSplitter()
+    assert listed.feed("- " + "item " * 40, wrap=60) == []             # a list item is whole
+
+
+def test_the_header_fits_sixty_columns_and_breaks_between_parts():
+    from edgar.cli.repl import fit
+
+    parts = ["edgar 0.1.0", "anthropic:claude-sonnet-4-5-20250929", "auto-edit mode"]
+    lines = fit(parts, 60)
+    assert all(len(line) < 60 for line in lines)
+    assert lines == ["edgar 0.1.0 · anthropic:claude-sonnet-4-5-20250929", "auto-edit mode"]
+    assert fit(["x" * 100], 60) == ["…" + "x" * 58]
+    assert fit(parts, 200) == [" · ".join(parts)]
