@@ -1,8 +1,9 @@
-"""``edgar init``: create ``.edgar/`` from the documented example; ``--agents`` writes a
-starter ``AGENTS.md`` instead.
+"""``edgar init``: create .edgar/ from the example, or (--agents) a starter AGENTS.md.
 
 Guarantees: never overwrites an existing file; writes ``.edgar/.gitignore`` so one person's
-history, sessions and databases are not committed.
+history, sessions and databases are not committed. A key the user config already sets is
+written commented out in the project's ``config.toml``, so ``init`` never overrides the
+person's own choices (model, permission mode, …) for this project.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ def example_dir() -> Path:
 
 
 def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="edgar init", description=__doc__.splitlines()[0])
+    from edgar.cli.suggest import described
+
+    parser = argparse.ArgumentParser(prog="edgar init", description=described(__doc__))
     parser.add_argument("--agents", action="store_true",
                         help="write a starter AGENTS.md from the build files (never overwrites)")
     args = parser.parse_args(argv)
@@ -40,13 +43,58 @@ def run(argv: list[str]) -> int:
         if target.exists():
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
+        if path.name == "config.toml" and path.parent == source:
+            target.write_text(commented(path.read_text(encoding="utf-8"), user_keys()),
+                              encoding="utf-8")
+        else:
+            shutil.copyfile(path, target)
         created.append(str(target.relative_to(root)))
     for name in created:
         print(f"created {name}")
     if not created:
         print(f"{state.relative_to(root)}/ is already set up")
     return 0
+
+
+def user_keys() -> set[str]:
+    """Dotted keys the user config sets (``model``, ``tools.shell_timeout``, …)."""
+    from edgar.config import user_dir
+
+    path = user_dir() / "config.toml"
+    if not path.is_file():
+        return set()
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return set()
+    keys: set[str] = set()
+
+    def walk(table: dict, prefix: str) -> None:
+        for key, value in table.items():
+            keys.add(prefix + key)
+            if isinstance(value, dict):
+                walk(value, prefix + key + ".")
+    walk(data, "")
+    return keys
+
+
+def commented(text: str, keys: set[str]) -> str:
+    """The example with every assignment of a key in ``keys`` commented out, and why."""
+    import re
+
+    section, out = "", []
+    for line in text.splitlines(keepends=True):
+        header = re.match(r"^\s*\[([^\]]+)\]", line)
+        if header:
+            section = header.group(1).strip() + "."
+        assign = re.match(r"^(\s*)([A-Za-z0-9_-]+)\s*=", line)
+        if assign and section + assign.group(2) in keys:
+            body = line.rstrip("\n")
+            line = f"{assign.group(1)}# {body.strip()}   # set in your user config\n"
+        out.append(line)
+    return "".join(out)
 
 
 def _agents(root: Path) -> int:

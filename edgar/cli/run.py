@@ -89,21 +89,24 @@ def _resume(args, root: Path):
         return None
     sessions = list_sessions(state_dir(root))
     if args.resume == "":
+        from edgar.cli.sessions_list import render, rows
+
         if not sessions:
             print("no sessions yet in this project")
-        for path in sessions[:30]:
-            loaded = load(path)
-            first = next((m.text() for m in loaded.messages if m.role == "user" and m.text()), "")
-            print(f"{path.stem}  {len(loaded.messages):>4} messages  {first[:60]!r}")
+        for line in render(rows(sessions)):   # newest first
+            print(line)
         return "listed"
     if args.cont:
         if not sessions:
             raise UsageError("no session to continue in this project")
         path = sessions[0]
     else:
-        path = state_dir(root) / "sessions" / f"{args.resume}.jsonl"
-        if not path.is_file():
-            raise UsageError(f"no session {args.resume!r} (edgar -r lists them)")
+        from edgar.cli.sessions_list import find
+
+        found = find(sessions, args.resume)
+        if isinstance(found, str):
+            raise UsageError(found)
+        path = found
     loaded = load(path)
     if loaded.torn:
         print(f"edgar: skipped {len(loaded.torn)} damaged line(s) in {path.name} "
@@ -117,7 +120,7 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) 
     session_id, history = resumed if resumed else (None, None)
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify)
-    attached = attached + command_attachment(app, args.prompt)
+    attached = attached + command_attachment(app, prompt or "")
     try:
         return asyncio.run(run_prompt(app, prompt, attached, args.output_format))
     finally:
