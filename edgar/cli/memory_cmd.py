@@ -77,8 +77,17 @@ def run(argv: list[str]) -> int:
         args = _parser().parse_args(["list"])
     if args.action in ("list", "review") and args.__dict__.get("approve") is None \
             and args.__dict__.get("reject") is None and not _store_exists():
+        try:   # a config mistake is still reported
+            from edgar.config import load
+            from edgar.core.project import find_root
+
+            load(find_root())
+        except ConfigError as exc:
+            print(f"edgar: {exc}", file=sys.stderr)
+            return 2
         # reading never creates .edgar/ in a directory that has none
-        print("[]" if getattr(args, "json", False) else
+        print("nothing to review" if args.action == "review" else "[]"
+              if getattr(args, "json", False) else
               "no facts yet in this project (edgar memory add TEXT remembers one)")
         return 0
     if args.action == "review" and args.approve is not None and not args.hash:
