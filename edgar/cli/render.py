@@ -61,6 +61,14 @@ def diff_preview(args: Mapping[str, Any], limit: int = 40, root: Path | None = N
     return edit_preview(root, args, limit)
 
 
+def compacted(event: Compacted) -> str:
+    """``compacted 12,400 → 3,100 tokens (saved 9,300, 75%)``."""
+    saved = event.tokens_before - event.tokens_after
+    share = saved / event.tokens_before if event.tokens_before else 0.0
+    return (f"compacted {event.tokens_before:,} → {event.tokens_after:,} tokens "
+            f"(saved {saved:,}, {share:.0%})")
+
+
 def failure(event: ToolFinished) -> str:
     if event.error is None:
         return "failed"
@@ -110,7 +118,7 @@ class PlainRenderer:
             verdict = "passed" if event.passed else f"failed (exit {event.exit_code})"
             self._line(f"{indent}  ⚑ verify `{event.command}` {verdict}")
         elif isinstance(event, Compacted):
-            self._line(f"{indent}  ⇣ compacted {event.tokens_before} → {event.tokens_after} tokens")
+            self._line(f"{indent}  ⇣ {compacted(event)}")
         elif isinstance(event, Notice):
             self._line(f"{indent}  ! {event.message}")
         elif isinstance(event, FactLearned):
@@ -301,7 +309,7 @@ class RichRenderer:
                      "green" if event.passed else "red")
         elif isinstance(event, Compacted):
             self.phase = ""
-            self.say(f"{pad}⇣ compacted {event.tokens_before} → {event.tokens_after} tokens", "dim")
+            self.say(f"{pad}⇣ {compacted(event)}", "dim")
         elif isinstance(event, Notice):
             self.say(f"{pad}! {event.message}",
                      {"info": "dim", "warning": "yellow"}.get(event.level, "red"))
