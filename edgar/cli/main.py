@@ -18,7 +18,7 @@ from pathlib import Path
 from edgar import __version__
 
 LEARNING_COMMANDS = ("stats", "history", "import")
-CORE_COMMANDS = ("demo", "init", "memory", "doctor", "undo", "diff")
+CORE_COMMANDS = ("demo", "init", "memory", "doctor", "trust", "undo", "diff")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     p = SuggestingParser(
         prog="edgar", description="A terminal coding agent that learns only from what you type.",
         epilog="commands: demo, init, memory, undo, diff, stats, history, import, doctor, "
-               "help (edgar help COMMAND)")
+               "trust, help (edgar help COMMAND)")
     p.add_argument("--version", action="version", version=f"edgar {__version__}")
     p.add_argument("first", nargs="?", metavar="PROMPT",
                    help="start the REPL with PROMPT as the first line typed (with -p, or "

@@ -100,7 +100,7 @@ class Repl:
                          "queued, so the model sees the path only)", "dim")
             return
         try:
-            attached = at_paths(line, Path.cwd(), self.app.root)
+            attached = at_paths(line, Path.cwd(), session.root)
         except AttachRefused as exc:
             self.say(f"edgar: {exc} — your line is back in the prompt", "yellow")
             self.default = line

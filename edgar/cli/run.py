@@ -6,6 +6,8 @@ Guarantees:
 - Typed means typed at a terminal (docs/learning.md): the REPL runs only with a terminal on
   stdin. Otherwise ``edgar`` and ``edgar -p`` run one turn with stdin ``Attached``; the only
   typed text is a command-line prompt (``-p PROMPT`` or the positional ``PROMPT``).
+- Project settings that run code wait for trust (``edgar trust``): the REPL asks once,
+  ``-p`` ignores them and says so on one stderr line (``cli/trust_cmd.at_start``).
 """
 
 from __future__ import annotations
@@ -44,7 +46,13 @@ def run(args: argparse.Namespace) -> int:
         if resumed == "listed":
             return 0
         first = typed(args.first) if args.first is not None else None
+        if args.prompt and first is not None:
+            raise UsageError("give the prompt once: edgar -p PROMPT, or edgar PROMPT")
         terminal = _is_terminal(sys.stdin)
+        from edgar.cli.trust_cmd import at_start
+
+        if at_start(root, interactive=args.prompt is None and terminal):
+            settings = settings_for(args, root)  # trusted just now: the held keys apply
         if args.prompt is not None or not terminal:
             prompt = typed(args.prompt) if args.prompt else first
             attached = []

@@ -82,10 +82,12 @@ def permission_gate(root: Path, settings: Settings, bus: Bus,
     from edgar.tools.permission_config import load_rules, save_allow_rule
 
     user_config = user_dir() / "config.toml"
-    rules = load_rules(user_config, root / ".edgar" / "config.toml")
+    from edgar.sandbox.trust import trusted
+
+    rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
     if rules.ignored:
-        print(f"edgar: ignoring the project's [permissions] allow rules until the project is "
-              f"trusted: {', '.join(rules.ignored)}", file=sys.stderr)
+        print(f"edgar: ignoring the project's [permissions] allow rules until you trust the "
+              f"project (edgar trust): {', '.join(rules.ignored)}", file=sys.stderr)
 
     def save(rule: str) -> str | None:
         problem = save_allow_rule(user_config, rule)
@@ -159,7 +161,9 @@ def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str) -
     from edgar.sandbox import Policy
 
     def policy() -> Policy:
-        return Policy.for_project(root)
+        box = settings.sandbox
+        return Policy.for_project(root, mode=box.mode, network=box.network,
+                                  extra_writable=tuple(os.path.expanduser(p) for p in box.writable))
 
     def announce(level: Literal["info", "warning"], message: str) -> None:
         bus.publish(Notice(level=level, message=message, session_id=session_id))

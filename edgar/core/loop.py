@@ -330,7 +330,7 @@ def _keep_partial(turn: _Turn, history: list[Message], append, note: str) -> Non
     if turn.reply is not None:
         # a cut response: its text (and signed thinking) is kept; its tool calls are not,
         # since they never completed and never ran
-        blocks = [b for b in turn.reply.blocks() if not isinstance(b, ToolUseBlock)]
+        blocks: list[Block] = [b for b in turn.reply.blocks() if not isinstance(b, ToolUseBlock)]
         partial = turn.reply.text()
         turn.reply = None
         if partial.strip():

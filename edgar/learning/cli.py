@@ -180,16 +180,18 @@ def import_(argv: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
+    command, rest = (argv[0], argv[1:]) if argv else ("stats", [])
+    if command == "import":
+        # Before the settings model is imported: a re-import that finds nothing new never
+        # needs it, and importing it costs more than the rest of such a run.
+        return import_(argv)
     from edgar.config import ConfigError
 
-    command, rest = (argv[0], argv[1:]) if argv else ("stats", [])
     try:
         if command == "stats":
             return stats(rest)
         if command == "history":
             return history(rest)
-        if command == "import":
-            return import_(argv)
     except (ConfigError, _Usage) as exc:
         print(f"edgar: {exc}", file=sys.stderr)
         return 2
