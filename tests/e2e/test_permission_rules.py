@@ -56,6 +56,12 @@ def test_project_allow_rules_wait_for_trust_but_project_deny_applies(tmp_path, e
               "--permission-mode", "yes")
     assert "ignoring the project's [permissions] allow rules" in out.stderr
     assert [t["ok"] for t in tools_of(out)] == [True, False]   # yes mode: only deny narrows
+    out = run(tmp_path, project, env, [{"name": "shell", "input": {"command": "touch y"}}])
+    assert tools_of(out)[0]["error_kind"] == "denied"           # ask mode, untrusted: refused
+    trusted = run_edgar(["trust"], project, env)
+    assert trusted.returncode == 0 and "permissions.allow" in trusted.stdout
+    out = run(tmp_path, project, env, [{"name": "shell", "input": {"command": "touch y"}}])
+    assert tools_of(out)[0]["ok"] and "ignoring" not in out.stderr   # trusted: it applies
 
 
 def test_a_bad_rule_is_a_located_error(tmp_path, env):
