@@ -13,6 +13,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from edgar.events import PromptTyped
+
+TYPED = PromptTyped.__name__  # the session log's record type for a typed line
+
 
 @dataclass(frozen=True)
 class Row:
@@ -36,7 +40,7 @@ def summary(path: Path) -> Row:
                 kind = record.get("type")
                 if kind == "TurnFinished" and not record.get("depth"):
                     turns += 1
-                elif kind == "PromptTyped" and not first and not record.get("depth"):
+                elif kind == TYPED and not first and not record.get("depth"):
                     first = str(record.get("text") or "")
                 elif not first and record.get("kind") == "message" and record.get("role") == "user":
                     blocks = record.get("content") or []
