@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -63,6 +64,8 @@ def session_of(project, server, model="anthropic:claude-sonnet-4-6", session_id=
     return app, go
 
 
+@pytest.mark.skipif(importlib.util.find_spec("edgar.learning") is None,
+                    reason="a typed rule becomes a fact only with edgar.learning")
 def test_consecutive_request_bodies_only_grow(server, provider_env, project):
     # the second prompt's turn has a step with two signed thinking blocks, a redacted one and
     # a tool call: replayed as received, they must not disturb the prefix either
