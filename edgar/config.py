@@ -119,6 +119,17 @@ class ContextSettings(_Section):
     keep_turns: int = Field(2, ge=0, le=1000)        # typed turns kept verbatim when compacting
 
 
+class PermissionsSettings(_Section):
+    """``[permissions]``: rules such as ``shell(git status*)`` (edgar/tools/rules.py).
+
+    ``deny`` wins over everything, in every mode. A project file's ``allow`` widens what
+    runs unasked, so it applies only once the project is trusted (tools/permission_config.py).
+    """
+
+    allow: list[str] = Field(default_factory=list, max_length=1000)
+    deny: list[str] = Field(default_factory=list, max_length=1000)
+
+
 class SandboxSettings(_Section):
     """``[sandbox]``: how the commands edgar runs are confined (edgar/sandbox, docs/sandbox.md).
 
@@ -142,6 +153,7 @@ class Settings(_Section):
     verify: VerifySettings = Field(default_factory=VerifySettings)
     skills: SkillsSettings = Field(default_factory=SkillsSettings)
     context: ContextSettings = Field(default_factory=ContextSettings)
+    permissions: PermissionsSettings = Field(default_factory=PermissionsSettings)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
 
     def provider(self, name: str) -> ProviderSettings:

@@ -18,6 +18,7 @@ history.*.md
 sessions/
 input_history
 import/
+checkpoints/
 """
 
 

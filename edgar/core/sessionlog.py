@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from edgar.events import Event, TextDelta, ThinkingDelta, to_dict
+from edgar.events import Event, TextDelta, ThinkingDelta, ToolOutput, to_dict
 from edgar.providers.base import Message
 
-SKIP = (TextDelta, ThinkingDelta)
+SKIP = (TextDelta, ThinkingDelta, ToolOutput)  # streamed pieces and progress: not kept
 
 
 def _scrub(value: Any, redact: Callable[[str], str]) -> Any:

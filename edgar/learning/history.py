@@ -144,22 +144,32 @@ def _field(block: str, name: str) -> str:
 
 
 def distill(entries: list[str]) -> list[str]:
-    """Facts to propose from how often the same ``did:`` and ``files:`` lines repeat."""
+    """Facts to propose from how often the same ``did:`` and ``files:`` lines repeat.
+
+    The text is what is proposed and nothing else (no counts), so the same pattern seen
+    again is the same fact: stored once, and a rejected one stays rejected.
+    """
+    return [text for text, _ in distill_counted(entries)]
+
+
+def distill_counted(entries: list[str]) -> list[tuple[str, str]]:
+    """``distill`` with the evidence for each proposal ("4 of 6 runs"), for showing."""
     total = len(entries)
     did = Counter(_PATHISH.sub("_", _field(e, "did"))[:80] for e in entries)
     files = Counter(_PATHISH.sub("_", f)[:200] for e in entries
                     if (f := _field(e, "files")) and f != "(none)")
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for shape, n in did.most_common():
         if n < DISTILL_MIN or not shape:
             continue
+        seen = f"{n} of {total} runs"
         if shape == "answer":
-            out.append(f"Many runs here need no tools at all ({n} of {total} runs).")
+            out.append(("Many runs here need no tools at all.", seen))
         else:
-            out.append(f"Runs here are often {shape} work ({n} of {total} runs).")
+            out.append((f"Runs here are often {shape} work.", seen))
     for line, n in files.most_common():
         if n < DISTILL_MIN:
             continue
         together = " together" if "," in line else ""
-        out.append(f"Runs here often touch {line}{together} ({n} of {total} runs).")
+        out.append((f"Runs here often touch {line}{together}.", f"{n} of {total} runs"))
     return out
