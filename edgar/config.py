@@ -98,6 +98,37 @@ class ContextSettings:
 
 
 @_section
+class McpServerSettings:
+    """``[mcp.servers.NAME]``: one MCP server, the same keys as a ``.mcp.json`` entry."""
+
+    type: Literal["stdio", "http"] | None = None   # None: stdio when command is set
+    command: str | None = None
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@_section
+class McpSettings:
+    """``[mcp]``: MCP servers (``edgar/mcp``) and how long edgar waits for them."""
+
+    servers: dict[str, McpServerSettings] = field(default_factory=dict)
+    startup_timeout: float = field(default=15.0, metadata={"gt": 0})  # seconds per server
+    call_timeout: float = field(default=120.0, metadata={"gt": 0})    # seconds per tool call
+    trust_read_only_hint: bool = False   # readOnlyHint tools may run in read-only mode
+
+
+@_section
+class HookSettings:
+    """``[[hooks.EVENT]]``: a command run on a lifecycle event (``edgar/hooks``)."""
+
+    command: str
+    matcher: str = "*"               # tool-name glob (PreToolUse, PostToolUse)
+    timeout: float = field(default=60.0, metadata={"gt": 0})
+
+
+@_section
 class Settings:
     """Everything edgar is configured with; top-level keys and one field per section."""
 
@@ -110,6 +141,8 @@ class Settings:
     verify: VerifySettings = field(default_factory=VerifySettings)
     skills: SkillsSettings = field(default_factory=SkillsSettings)
     context: ContextSettings = field(default_factory=ContextSettings)
+    mcp: McpSettings = field(default_factory=McpSettings)
+    hooks: dict[str, list[HookSettings]] = field(default_factory=dict)
 
     def provider(self, name: str) -> ProviderSettings:
         return self.providers.get(name) or ProviderSettings()

@@ -29,6 +29,7 @@ ErrorKind = Literal[
     "internal",
     "max_turns",
     "subagent_failed",
+    "mcp_error",
 ]
 Outcome = Literal["ok", "error", "cancelled"]
 
@@ -198,7 +199,9 @@ class TurnFinished(Event):
 class Notice(Event):
     """Something the person should see that is not model text (a warning, a subscriber failure).
 
-    Invariant: ``message`` is written by edgar, never copied from tool output.
+    Invariant: ``message`` is written by edgar, never copied from tool output. It may quote
+    one bounded, single-line excerpt of what a program the person configured said (an MCP
+    server's last stderr line, a hook's reason): Notices are shown and logged, never learned.
     """
 
     level: Literal["info", "warning", "error"]

@@ -288,6 +288,7 @@ def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | N
     repl.app = app
     app.bus.subscribe(Event, repl.renderer)
     try:
-        return asyncio.run(repl.interactive() if interactive else repl.lines(sys.stdin))
+        return asyncio.run(app.running(repl.interactive() if interactive
+                                       else repl.lines(sys.stdin)))
     finally:
         app.close()

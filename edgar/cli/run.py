@@ -95,6 +95,6 @@ def _oneshot(args, root: Path, settings, attached, resumed) -> int:
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify)
     try:
-        return asyncio.run(run_prompt(app, args.prompt, attached, args.output_format))
+        return asyncio.run(app.running(run_prompt(app, args.prompt, attached, args.output_format)))
     finally:
         app.close()

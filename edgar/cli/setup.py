@@ -12,7 +12,7 @@ import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable, TypeVar
 
 from edgar.bus import Bus
 from edgar.config import Settings
@@ -28,6 +28,7 @@ from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
 LEARNING = "edgar.learning"
+T = TypeVar("T")
 
 
 @dataclass
@@ -41,6 +42,23 @@ class App:
     memory: MemoryStore
     learning: Any = None          # the attached learning handle, or None when not installed
     closers: list[Callable[[], None]] = field(default_factory=list)
+    mcp: Any = None               # edgar.mcp.manager.McpServers when servers are configured
+    hooks: Any = None             # edgar.hooks.runner.Hooks when hooks are configured
+    starts: list[Callable[[], None]] = field(default_factory=list)      # inside the loop
+    async_closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    async def running(self, work: Awaitable[T]) -> T:
+        """Run ``work`` with the session's servers and hooks started, and end them after."""
+        for start in self.starts:
+            start()
+        try:
+            return await work
+        finally:
+            for close in reversed(self.async_closers):
+                try:
+                    await close()
+                except Exception:
+                    pass
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -99,6 +117,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     app = App(root, state, settings, bus, session, redact, memory)
     app.closers.extend([memory.close, log.close])
     attach_helpers(session, settings, no_verify=no_verify)
+    attach_mcp(app)
     if learning:
         module = load_learning()
         if module is not None:
@@ -137,3 +156,41 @@ def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = Fa
     if not no_verify:
         verify.attach(session, settings.verify)
     session.compactor = Compactor(settings, session.bus)
+
+
+def _say_problem(session: Session, message: str) -> None:
+    import sys
+
+    from edgar.events import Notice
+
+    print(f"edgar: {message}", file=sys.stderr)
+    session.bus.publish(Notice(level="warning", message=message, session_id=session.id))
+
+
+def attach_mcp(app: App) -> None:
+    """MCP servers (``edgar/mcp``) when any is configured; nothing is imported otherwise."""
+    from edgar.mcp.config import any_configured
+
+    settings, session = app.settings, app.session
+    if not any_configured(app.root, settings.mcp.servers):
+        return
+    from edgar.config import user_dir
+    from edgar.mcp.config import load_servers
+    from edgar.mcp.manager import McpServers
+    from edgar.trusted import project_trusted
+
+    problems: list[str] = []
+    specs = load_servers(app.root, user_dir(), settings.mcp.servers, os.environ, problems)
+    for problem in problems:  # a broken entry is skipped and said; the session goes on
+        _say_problem(session, problem)
+    if not specs:
+        return
+    mcp = settings.mcp
+    servers = McpServers(specs, root=app.root, tools=session.tools, publish=app.bus.publish,
+                         session_id=session.id, trusted=project_trusted(app.root),
+                         startup_timeout=mcp.startup_timeout, call_timeout=mcp.call_timeout,
+                         trust_read_only_hint=mcp.trust_read_only_hint)
+    app.mcp = servers
+    app.starts.append(servers.begin)
+    app.async_closers.append(servers.close)
+    session.waits.append(servers.ready)

@@ -87,6 +87,12 @@ def _user_message(text: str, attachments: list[tuple[str, str]]) -> Message:
 async def run_turn(session: Session, text: str, attachments: list[tuple[str, str]] | None = None,
                    depth: int = 0, messages: list[Message] | None = None) -> TurnResult:
     """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0)."""
+    if depth == 0 and session.guard is not None:
+        refusal = await session.guard.before_prompt(text)
+        if refusal is not None:  # a UserPromptSubmit hook said no: nothing is sent or kept
+            session.bus.publish(Notice(level="warning", message=refusal, session_id=session.id))
+            return TurnResult(new_id(), "error", "", Usage(), 0.0, 0.0, 0, (), (), refusal,
+                              ErrorRecord("hook", "denied"))
     own_history = messages is None
     history = session.messages if own_history else messages
     turn = _Turn(id=new_id(), depth=depth)
@@ -184,6 +190,7 @@ def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
 async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
                       where: dict[str, Any]) -> list[ToolCall]:
     publish = session.bus.publish
+    await session.ready()
     request = ModelRequest(
         system=system_prompt(session.root, session.facts(), turn.skills),
         messages=list(history),
@@ -270,7 +277,7 @@ def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     tools = session.settings.tools
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
-                      depth=turn.depth, permission=session.gate)
+                      depth=turn.depth, permission=session.gate, guard=session.guard)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Protocol
 
 from edgar.events import ErrorRecord
 from edgar.providers.base import ToolResultBlock, ToolSpec
-from edgar.schema import json_schema
+from edgar.schema import json_schema, validate
 
 if TYPE_CHECKING:
     from edgar.tools.permissions import PermissionGate
@@ -61,6 +61,13 @@ class ToolOutcome:
     files: tuple[str, ...] = ()
 
 
+class ToolGuard(Protocol):
+    """A decision point beside the permission check (user hooks, ADR-0044)."""
+
+    async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
+        """None to go on, else the reason the call is refused (the model sees it)."""
+
+
 @dataclass
 class ToolContext:
     root: Path
@@ -71,6 +78,7 @@ class ToolContext:
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
     permission: "PermissionGate | None" = None
+    guard: ToolGuard | None = None
 
 
 class Tool:
@@ -85,6 +93,10 @@ class Tool:
             cached = _SPECS[type(self)] = ToolSpec(self.name, self.description,
                                                    json_schema(self.Args))
         return cached
+
+    def parse(self, raw: Any) -> Any:
+        """The model's arguments checked and built; ``SchemaError`` when they are wrong."""
+        return validate(self.Args, raw)
 
     def summary(self, args: dict[str, Any]) -> str:
         """One line for the person: what this call will do."""
