@@ -118,6 +118,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     app.closers.extend([memory.close, log.close])
     attach_helpers(session, settings, no_verify=no_verify)
     attach_mcp(app)
+    attach_hooks(app, resumed=bool(history))
     if learning:
         module = load_learning()
         if module is not None:
@@ -194,3 +195,33 @@ def attach_mcp(app: App) -> None:
     app.starts.append(servers.begin)
     app.async_closers.append(servers.close)
     session.waits.append(servers.ready)
+
+
+def attach_hooks(app: App, *, resumed: bool = False) -> None:
+    """User hooks (``edgar/hooks``): the guard for the two that may block, bus subscribers
+    for the rest (ADR-0044). Nothing is imported when no hook is configured."""
+    settings, session = app.settings, app.session
+    if not settings.hooks:
+        return
+    from edgar.config import user_dir
+    from edgar.events import ToolFinished, ToolProposed, TurnFinished
+    from edgar.hooks.config import load_hooks
+    from edgar.hooks.runner import Hooks
+    from edgar.trusted import project_trusted
+
+    problems: list[str] = []
+    specs = load_hooks(app.root, user_dir(), settings.hooks, problems)
+    for problem in problems:
+        _say_problem(session, problem)
+    if not specs:
+        return
+    hooks = Hooks(specs, root=app.root, session_id=session.id, publish=app.bus.publish,
+                  trusted=project_trusted(app.root), permission_mode=lambda: session.gate.mode)
+    app.hooks = hooks
+    session.guard = hooks
+    session.waits.append(hooks.drain)
+    app.bus.subscribe(ToolProposed, hooks.on_tool_proposed)
+    app.bus.subscribe(ToolFinished, hooks.on_tool_finished)
+    app.bus.subscribe(TurnFinished, hooks.on_turn_finished)
+    app.starts.append(lambda: hooks.begin(resumed))
+    app.async_closers.append(hooks.close)

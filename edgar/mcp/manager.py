@@ -60,6 +60,9 @@ class McpServers:
         """Wait until every server has connected or failed (a no-op once that is so)."""
         if self._started is not None:
             await asyncio.shield(self._started)
+        for server in self.servers.values():  # died since the last model call
+            if server.link is not None and server.link.died.is_set():
+                self._gone(server)
 
     async def start(self) -> None:
         todo = []
@@ -107,11 +110,16 @@ class McpServers:
         self._watchers.append(asyncio.create_task(self._watch(server)))
 
     async def _watch(self, server: ServerState) -> None:
-        link = server.link
-        await link.died.wait()
+        await server.link.died.wait()
+        self._gone(server)
+
+    def _gone(self, server: ServerState) -> None:
+        """Once per server: its tools leave the session and the person is told why."""
+        if server.state != "connected":
+            return
         self._drop(server)
-        server.state, server.detail = "exited", link.reason
-        self._say("error", f'mcp: server "{server.spec.name}" {link.reason}; its '
+        server.state, server.detail = "exited", server.link.reason
+        self._say("error", f'mcp: server "{server.spec.name}" {server.link.reason}; its '
                   f"{len(server.tools)} tool(s) are gone for this session")
 
     def _drop(self, server: ServerState) -> None:

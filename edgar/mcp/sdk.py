@@ -165,7 +165,12 @@ class Link:
         self._task: asyncio.Task[None] | None = None
 
     def exited(self, code: int) -> None:
+        """The stdio process ended: unless edgar ended it, that is the server dying."""
         self.exit_code = code
+        if not self.closing and not self.died.is_set():
+            self.reason = self._why("exited")
+            self.died.set()
+        self._stop.set()
 
     def stderr_line(self) -> str:
         text = bytes(self.stderr).decode("utf-8", "replace").strip().splitlines()

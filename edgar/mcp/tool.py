@@ -23,6 +23,9 @@ from edgar.tools.base import Tool, ToolContext, ToolFailure, ToolOutcome
 
 
 class Caller(Protocol):
+    died: asyncio.Event
+    reason: str
+
     async def call(self, tool: str, args: dict[str, Any], timeout: float) -> Any:
         """A Reply(text, is_error) from the server."""
 
@@ -59,10 +62,14 @@ class McpTool(Tool):
             raise ToolFailure("timeout", f"mcp server {self.server} did not answer "
                               f"{self.remote} within {self.timeout:g}s",
                               program=self.server) from None
-        except ConnectionError as exc:
-            raise ToolFailure("mcp_error", f"mcp server {self.server} is not connected: {exc}",
-                              program=self.server) from None
-        except Exception as exc:  # the SDK's protocol errors: the server refused the call
+        except Exception as exc:  # the SDK's protocol errors, or the connection went away
+            try:  # a dying server closes the pipe a moment before its exit code is known
+                await asyncio.wait_for(self.link.died.wait(), 2.0)
+            except asyncio.TimeoutError:
+                pass
+            if self.link.died.is_set():
+                raise ToolFailure("mcp_error", f"mcp server {self.server} {self.link.reason}",
+                                  program=self.server) from None
             raise ToolFailure("mcp_error", f"mcp server {self.server} refused {self.remote}: "
                               f"{str(exc)[:2000] or type(exc).__name__}",
                               program=self.server) from None
