@@ -159,13 +159,17 @@ def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = Fa
     session.compactor = Compactor(settings, session.bus)
 
 
-def _say_problem(session: Session, message: str) -> None:
-    import sys
-
+def _say_problems(app: App, problems: list[str]) -> None:
+    """Each config problem as a warning Notice once the session runs (its renderer and the
+    ``-p`` printer subscribe after ``build``); the session goes on without that entry."""
     from edgar.events import Notice
 
-    print(f"edgar: {message}", file=sys.stderr)
-    session.bus.publish(Notice(level="warning", message=message, session_id=session.id))
+    def say() -> None:
+        for message in problems:
+            app.bus.publish(Notice(level="warning", message=message, session_id=app.session.id))
+
+    if problems:
+        app.starts.insert(0, say)
 
 
 def attach_mcp(app: App) -> None:
@@ -182,8 +186,7 @@ def attach_mcp(app: App) -> None:
 
     problems: list[str] = []
     specs = load_servers(app.root, user_dir(), settings.mcp.servers, os.environ, problems)
-    for problem in problems:  # a broken entry is skipped and said; the session goes on
-        _say_problem(session, problem)
+    _say_problems(app, problems)  # a broken entry is skipped and said; the session goes on
     if not specs:
         return
     mcp = settings.mcp
@@ -211,8 +214,7 @@ def attach_hooks(app: App, *, resumed: bool = False) -> None:
 
     problems: list[str] = []
     specs = load_hooks(app.root, user_dir(), settings.hooks, problems)
-    for problem in problems:
-        _say_problem(session, problem)
+    _say_problems(app, problems)
     if not specs:
         return
     hooks = Hooks(specs, root=app.root, session_id=session.id, publish=app.bus.publish,

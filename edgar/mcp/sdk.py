@@ -126,6 +126,7 @@ class _Stdio:
             self.link.stderr.extend(chunk)
 
     async def __aexit__(self, *exc: object) -> None:
+        self.link.ending = True  # from here on an exit is edgar's doing, not the server dying
         proc = self.proc
         if proc is not None:
             if proc.stdin is not None:
@@ -159,6 +160,7 @@ class Link:
         self.died = asyncio.Event()
         self.reason = ""
         self.closing = False
+        self.ending = False
         self._client: Any = None
         self._stop = asyncio.Event()
         self._ready: asyncio.Future[list[ToolInfo]] | None = None
@@ -166,6 +168,8 @@ class Link:
 
     def exited(self, code: int) -> None:
         """The stdio process ended: unless edgar ended it, that is the server dying."""
+        if self.ending:
+            return
         self.exit_code = code
         if not self.closing and not self.died.is_set():
             self.reason = self._why("exited")
@@ -207,7 +211,8 @@ class Link:
         except BaseException as exc:  # the SDK raises many kinds; all mean "gone"
             if not self._ready.done():
                 message = str(exc) if isinstance(exc, StartError) else self._why(
-                    f"failed during the handshake ({type(exc).__name__})")
+                    f"failed during the handshake ({type(exc).__name__}: "
+                    f"{one_line(str(exc), 200)})")
                 self._ready.set_exception(StartError(message))
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
@@ -244,10 +249,13 @@ class Link:
             garbage_seen.cancel()
         if self._ready.done():
             return self._ready.result()
+        # the reason before close(): killing it gives an exit code that is edgar's doing
+        why = self._why("") if self.garbage else self._why(
+            f"did not finish the handshake within {timeout:g}s")
         await self.close()
-        if self.garbage:
-            raise StartError(self._why(""))
-        raise StartError(self._why(f"did not finish the handshake within {timeout:g}s"))
+        if self._ready.done() and not self._ready.cancelled():
+            self._ready.exception()  # retrieved: the reason above is the one that counts
+        raise StartError(why)
 
     async def _watch_garbage(self) -> None:
         while not self.garbage:
