@@ -42,9 +42,7 @@ class Hooks:
         self.specs = [s for s in specs if s not in skipped]
         self.pending: set[asyncio.Task[None]] = set()
         self.args: dict[str, dict[str, Any]] = {}   # call_id -> tool input, for PostToolUse
-        if skipped:
-            self._say("warning", f"hooks: {len(skipped)} project hook(s) not run: the project "
-                      "is not trusted; `edgar mcp trust` trusts it")
+        self.skipped = len(skipped)
 
     def _say(self, level: str, message: str) -> None:
         self.publish(Notice(level=level, message=message, session_id=self.session_id))  # type: ignore[arg-type]
@@ -144,6 +142,9 @@ class Hooks:
     # --- session lifecycle --------------------------------------------------------------
 
     def begin(self, resumed: bool = False) -> None:
+        if self.skipped:  # said when the session runs, so its renderer is listening
+            self._say("warning", f"hooks: {self.skipped} project hook(s) not run: the project "
+                      "is not trusted; `edgar mcp trust` trusts it")
         self._schedule("SessionStart", self._payload(
             "SessionStart", source="resume" if resumed else "startup"))
 
