@@ -18,13 +18,13 @@ from pathlib import Path
 from edgar import __version__
 
 LEARNING_COMMANDS = ("stats", "history", "import")
-CORE_COMMANDS = ("demo", "init", "memory", "doctor")
+CORE_COMMANDS = ("demo", "init", "memory", "doctor", "mcp")
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="edgar", description="A terminal coding agent that learns only from what you type.",
-        epilog="commands: demo, init, memory, stats, history, import, doctor "
+        epilog="commands: demo, init, memory, mcp, stats, history, import, doctor "
                "(edgar COMMAND --help)")
     p.add_argument("--version", action="version", version=f"edgar {__version__}")
     p.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",

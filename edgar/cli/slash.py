@@ -1,5 +1,5 @@
 """Slash commands of the REPL: ``/help``, ``/exit``, ``/clear``, ``/model``, ``/mode``, ``/cost``,
-``/memory``, ``/compact``, ``/skills``, ``/skill``.
+``/memory``, ``/compact``, ``/skills``, ``/skill``, ``/mcp``.
 
 Guarantees:
 - A line is a command iff ``is_command`` says so (``/word`` with a known or path-free
@@ -198,3 +198,12 @@ def _skill(host: Host, arg: str) -> None:
         host.say(f"no skill {arg!r} (/skills lists them)", "red")
         return
     host.say(f"skill {arg} will be in the next model call", "dim")
+
+
+@command("mcp", "/mcp", "MCP servers: state and tool counts")
+def _mcp(host: Host, arg: str) -> None:
+    from edgar.cli.mcp_cmd import format_rows
+
+    servers = getattr(host.app, "mcp", None)
+    for line in format_rows(servers.rows() if servers is not None else []):
+        host.say(line)

@@ -76,6 +76,10 @@ class McpServers:
                 continue
             todo.append(server)
         if todo:
+            import importlib
+
+            # the SDK costs about a second to import: in a thread, so the prompt stays live
+            await asyncio.to_thread(importlib.import_module, "edgar.mcp.sdk")
             await asyncio.gather(*(self._start_one(s) for s in todo))
 
     async def _start_one(self, server: ServerState) -> None:
