@@ -1,163 +1,164 @@
-"""Settings from TOML files, environment and flags, in that rising order.
+"""Settings from TOML files, environment and flags, in that rising order (pydantic v2 models).
 
 Guarantees:
 - Layers: built-in defaults < user ``config.toml`` (platformdirs; ``EDGAR_HOME`` overrides)
   < project ``.edgar/config.toml`` < ``EDGAR_*`` environment variables < command-line flags.
-- An unknown key or a value of the wrong type is a ``ConfigError`` naming the file, the line
-  and the dotted key — never a traceback, never silently ignored. Types are strict
-  (``edgar.schema``): ``"5"`` is not a number in a file; ``EDGAR_MAX_TURNS`` is parsed here.
-- Settings are plain mutable dataclasses: attribute access and assignment, ``provider(name)``,
-  ``dataclasses.replace`` for a modified copy.
+- A mistake is a ``ConfigError`` that says where it is, never a traceback, never silently
+  ignored: in a file ``path:line: 'dotted.key': …`` (or ``unknown key 'dotted.key'``); in a
+  variable ``EDGAR_NAME: …``; in a flag ``--flag-name: …``. Each layer is checked alone first,
+  so the error names the layer that holds the mistake.
+- Types are strict: ``"5"`` is not a number in a file, ``true`` is not an integer; an integer
+  is accepted for a float. Numbers are range-checked (``> 0`` and a sane maximum, per field).
+  ``EDGAR_MAX_TURNS``, text by nature, is parsed here.
+- ``Settings`` and its sections are mutable models: attribute access and assignment (assignment
+  is validated too; a misspelt attribute is an error), ``provider(name)``, ``model_copy``.
+
+Adding a section: one small ``_Section`` subclass with ``Field`` bounds, one field on
+``Settings``, one commented block in ``.edgar.example/config.toml``.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from edgar.schema import UNKNOWN_KEY, SchemaError, validate
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 PermissionMode = Literal["ask", "auto-edit", "yes", "read-only"]
+PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
 
-# Plain dataclasses, checked by edgar.schema when loaded (pydantic cost ~100 ms per start:
-# ADR-0007). Mutable, so callers may assign (settings.model = …); slots, so a misspelt
-# attribute assignment is an AttributeError rather than a silently ignored new attribute.
-_section = dataclass(slots=True)
+DAY = 86_400.0  # seconds: the longest any single timeout may be
+MILLION = 1_000_000
 
 
-@_section
-class ProviderSettings:
+class _Section(BaseModel):
+    """Closed (unknown keys are errors), strict, validated on assignment too."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, validate_assignment=True)
+
+
+class ProviderSettings(_Section):
     """``[providers.NAME]``: how to reach one provider."""
 
     base_url: str | None = None
     api_key_env: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-    timeout: float = 600.0          # seconds for a whole response
-    connect_timeout: float = 10.0
-    read_timeout: float = 120.0     # seconds of silence mid-stream before giving up
-    max_retries: int = 4
+    headers: dict[str, str] = Field(default_factory=dict)
+    timeout: float = Field(600.0, gt=0, le=DAY)          # seconds for a whole response
+    connect_timeout: float = Field(10.0, gt=0, le=DAY)
+    read_timeout: float = Field(120.0, gt=0, le=DAY)     # seconds of silence mid-stream
+    max_retries: int = Field(4, ge=0, le=20)
     # Anthropic only
     version: str = "2023-06-01"
     auth: Literal["x-api-key", "bearer"] = "x-api-key"
-    max_tokens: int = 8192
-    # Added with the wire protocols (edgar/providers/http.py, anthropic.py, openai.py)
-    retry_backoff: float = 0.5      # seconds before the first retry; doubles, capped at 8 s
-    temperature: float | None = None  # not sent unless set; refused by anthropic 2026-10-21
-    thinking_budget: int = 0        # Anthropic extended thinking tokens; 0 = off
+    max_tokens: int = Field(8192, gt=0, le=MILLION)
+    retry_backoff: float = Field(0.5, ge=0, le=60)       # seconds; doubles, capped at 8 s
+    temperature: float | None = Field(None, ge=0, le=2)  # not sent unless set
+    thinking_budget: int = Field(0, ge=0, le=MILLION)    # Anthropic extended thinking; 0 = off
 
 
-@_section
-class ToolsSettings:
+class ToolsSettings(_Section):
     """``[tools]``: limits on what tool calls may do and return."""
 
-    shell_timeout: float = 120.0
+    shell_timeout: float = Field(120.0, gt=0, le=DAY)
     allow_outside_root: bool = False
-    max_subagent_depth: int = 2
+    max_subagent_depth: int = Field(2, ge=0, le=10)
 
 
-@_section
-class MemorySettings:
+class MemorySettings(_Section):
     """``[memory]``: history.md and how much of the active facts reach a prompt."""
 
     history: bool = True
-    budget_chars: int = 4000
+    budget_chars: int = Field(4000, ge=0, le=MILLION)
 
 
-@_section
-class VerifySettings:
+class VerifySettings(_Section):
     """``[verify]``: the check run after edits."""
 
     command: str | None = None
-    timeout: float = 300.0
-    max_rounds: int = 2
-    tail_chars: int = 4000
+    timeout: float = Field(300.0, gt=0, le=DAY)
+    max_rounds: int = Field(2, ge=0, le=20)
+    tail_chars: int = Field(4000, gt=0, le=MILLION)
 
 
-@_section
-class SkillsSettings:
+class SkillsSettings(_Section):
     """``[skills]``: SKILL.md discovery and matching."""
 
     enabled: bool = True
-    threshold: float | None = None   # None: the calibrated default in skills/matcher.py
-    refractory_turns: int = 5
+    threshold: float | None = Field(None, ge=0, le=1)  # None: calibrated default (matcher.py)
+    refractory_turns: int = Field(5, ge=0, le=1000)
     claude_skills: bool = False      # also read .claude/skills/
-    max_per_surface: int = 3         # at most this many new skills per prompt or burst
+    max_per_surface: int = Field(3, ge=0, le=100)  # new skills per prompt or burst
 
 
-@_section
-class ContextSettings:
+class ContextSettings(_Section):
     """``[context]``: the context window and compaction."""
 
-    compact_at: float = 0.8          # share of the context window
-    tool_result_max_chars: int = 30_000
-    window: int | None = None        # override the price table's context window
-    keep_turns: int = 2              # typed turns kept verbatim when compacting
+    compact_at: float = Field(0.8, gt=0, le=1)       # share of the context window
+    tool_result_max_chars: int = Field(30_000, gt=0, le=10 * MILLION)
+    window: int | None = Field(None, gt=0, le=100 * MILLION)  # override the price table's
+    keep_turns: int = Field(2, ge=0, le=1000)        # typed turns kept verbatim when compacting
 
 
-@_section
-class McpServerSettings:
+class McpServerSettings(_Section):
     """``[mcp.servers.NAME]``: one MCP server, the same keys as a ``.mcp.json`` entry."""
 
     type: Literal["stdio", "http"] | None = None   # None: stdio when command is set
     command: str | None = None
-    args: list[str] = field(default_factory=list)
-    env: dict[str, str] = field(default_factory=dict)
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
     url: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = Field(default_factory=dict)
 
 
-@_section
-class McpSettings:
+class McpSettings(_Section):
     """``[mcp]``: MCP servers (``edgar/mcp``) and how long edgar waits for them."""
 
-    servers: dict[str, McpServerSettings] = field(default_factory=dict)
-    startup_timeout: float = field(default=15.0, metadata={"gt": 0})  # seconds per server
-    call_timeout: float = field(default=120.0, metadata={"gt": 0})    # seconds per tool call
+    servers: dict[str, McpServerSettings] = Field(default_factory=dict)
+    startup_timeout: float = Field(15.0, gt=0, le=600)   # seconds per server, in parallel
+    call_timeout: float = Field(120.0, gt=0, le=DAY)     # seconds per tool call
     trust_read_only_hint: bool = False   # readOnlyHint tools may run in read-only mode
 
 
-@_section
-class HookSettings:
+class HookSettings(_Section):
     """``[[hooks.EVENT]]``: a command run on a lifecycle event (``edgar/hooks``)."""
 
-    command: str
+    command: str = Field(min_length=1)
     matcher: str = "*"               # tool-name glob (PreToolUse, PostToolUse)
-    timeout: float = field(default=60.0, metadata={"gt": 0})
+    timeout: float = Field(60.0, gt=0, le=DAY)
 
 
-@_section
-class Settings:
+class Settings(_Section):
     """Everything edgar is configured with; top-level keys and one field per section."""
 
     model: str = "anthropic:claude-sonnet-4-5"
     permission_mode: PermissionMode = "ask"
-    max_turns: int = 50
-    providers: dict[str, ProviderSettings] = field(default_factory=dict)
-    tools: ToolsSettings = field(default_factory=ToolsSettings)
-    memory: MemorySettings = field(default_factory=MemorySettings)
-    verify: VerifySettings = field(default_factory=VerifySettings)
-    skills: SkillsSettings = field(default_factory=SkillsSettings)
-    context: ContextSettings = field(default_factory=ContextSettings)
-    mcp: McpSettings = field(default_factory=McpSettings)
-    hooks: dict[str, list[HookSettings]] = field(default_factory=dict)
+    max_turns: int = Field(50, gt=0, le=10_000)
+    providers: dict[str, ProviderSettings] = Field(default_factory=dict)
+    tools: ToolsSettings = Field(default_factory=ToolsSettings)
+    memory: MemorySettings = Field(default_factory=MemorySettings)
+    verify: VerifySettings = Field(default_factory=VerifySettings)
+    skills: SkillsSettings = Field(default_factory=SkillsSettings)
+    context: ContextSettings = Field(default_factory=ContextSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
+    hooks: dict[str, list[HookSettings]] = Field(default_factory=dict)
 
     def provider(self, name: str) -> ProviderSettings:
         return self.providers.get(name) or ProviderSettings()
 
 
 class ConfigError(Exception):
-    """A user mistake in a config file or variable, with its location."""
+    """A user mistake in a config file, variable or flag, with its location."""
 
 
-# EDGAR_* variables that map onto settings (name -> dotted key)
+# EDGAR_* variables that map onto settings (name -> dotted key); integers are parsed here
 ENV_KEYS = {
     "EDGAR_MODEL": "model",
     "EDGAR_PERMISSION_MODE": "permission_mode",
     "EDGAR_MAX_TURNS": "max_turns",
 }
+_ENV_INTS = frozenset({"max_turns"})
 
 
 def user_dir() -> Path:
@@ -174,7 +175,6 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
     """Merge every layer and validate; raise ConfigError naming file, line and key."""
     env = os.environ if environ is None else environ
     merged: dict[str, Any] = {}
-    sources: list[tuple[Path, str, dict[str, Any]]] = []
     files = [user_dir() / "config.toml"]
     if project_root is not None:
         files.append(project_root / ".edgar" / "config.toml")
@@ -187,70 +187,88 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
                 data = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:
                 raise ConfigError(f"{path}: {exc}") from None
-            _check(data, path, text)
-            sources.append((path, text, data))
+            _check(data, lambda loc, p=path, t=text: _file_place(p, t, loc))
             _deep_merge(merged, data)
     for var, key in ENV_KEYS.items():
         if env.get(var):
-            _set_dotted(merged, key, _from_env(key, env[var]))
+            layer: dict[str, Any] = {}
+            _set_dotted(layer, key, _from_env(var, key, env[var]))
+            _check(layer, lambda loc, v=var: v)
+            _deep_merge(merged, layer)
     for key, value in (overrides or {}).items():
         if value is not None:
-            _set_dotted(merged, key, value)
+            layer = {}
+            _set_dotted(layer, key, value)
+            _check(layer, lambda loc, k=key: "--" + k.replace("_", "-").replace(".", "-"))
+            _deep_merge(merged, layer)
     try:
-        return validate(Settings, merged)
-    except SchemaError as exc:
-        raise ConfigError(_describe(exc, sources)) from None
+        return Settings.model_validate(merged)
+    except ValidationError as exc:  # each layer passed alone; only a combination can fail here
+        raise ConfigError(_describe(exc, lambda loc: "settings")) from None
 
 
-def _from_env(key: str, text: str) -> Any:
-    # A variable is text and the schema coerces nothing, so a number is parsed here; text
-    # that is not one goes through unchanged and the schema names the key and the value.
-    if key == "max_turns":
+def _from_env(var: str, key: str, text: str) -> Any:
+    if key in _ENV_INTS:
         try:
-            return int(text)
+            return int(text.strip())
         except ValueError:
-            return text
+            raise ConfigError(f"{var}: expected an integer (got {text!r})") from None
     return text
 
 
-def _check(data: dict[str, Any], path: Path, text: str) -> None:
-    # Validate each file alone first so an error names the file that holds the mistake.
+def _check(data: dict[str, Any], place: Any) -> None:
+    """Validate one layer alone, so an error names the file, variable or flag that holds it."""
     try:
-        validate(Settings, data)
-    except SchemaError as exc:
-        raise ConfigError(_describe(exc, [(path, text, data)])) from None
+        Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, place)) from None
 
 
-def _describe(exc: SchemaError, sources: list[tuple[Path, str, dict[str, Any]]]) -> str:
-    loc, msg, value = exc.errors[0]  # the first mistake, in file order
-    key = ".".join(str(p) for p in loc)
-    leaf = str(loc[-1]) if loc else ""
-    where = "settings"
-    for path, text, data in reversed(sources):
-        if _has_path(data, loc):
-            line = _line_of(text, leaf)
-            where = f"{path}:{line}" if line else str(path)
-            break
-    if msg == UNKNOWN_KEY:
+def _describe(exc: ValidationError, place: Any) -> str:
+    error = exc.errors(include_url=False)[0]  # the first mistake, in input order
+    loc = tuple(error["loc"])
+    key = ".".join(str(part) for part in loc)
+    where = place(loc)
+    if error["type"] == "extra_forbidden":
         return f"{where}: unknown key '{key}'"
-    return f"{where}: '{key}': {msg} (got {value!r})"
+    return f"{where}: '{key}': {error['msg']} (got {error['input']!r})"
 
 
-def _has_path(data: Any, loc: tuple) -> bool:
-    for part in loc:
-        if isinstance(data, dict) and part in data:
-            data = data[part]
-        else:
-            return False
-    return True
+def _file_place(path: Path, text: str, loc: tuple) -> str:
+    line = line_of(text, tuple(str(part) for part in loc))
+    return f"{path}:{line}" if line else str(path)
 
 
-def _line_of(text: str, key: str) -> int | None:
-    pattern = re.compile(rf'^\s*("{re.escape(key)}"|{re.escape(key)})\s*=|^\s*\[.*\b{re.escape(key)}\]')
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"""^\s*((?:"[^"]*"|'[^']*'|[A-Za-z0-9_\-.\s])+?)\s*=""")
+_PART = re.compile(r""""([^"]*)"|'([^']*)'|([^.\s]+)""")
+
+
+def _parts(dotted: str) -> tuple[str, ...]:
+    return tuple(next(g for g in m.groups() if g is not None) for m in _PART.finditer(dotted))
+
+
+def line_of(text: str, loc: tuple[str, ...]) -> int | None:
+    """The 1-based line that defines ``loc`` (or its nearest enclosing key or table header).
+
+    Tracks ``[table]`` headers so ``providers.openai.max_retries`` finds the key under
+    ``[providers.openai]``, not the first ``max_retries`` in the file.
+    """
+    table: tuple[str, ...] = ()
+    best, best_len = None, 0
     for number, line in enumerate(text.splitlines(), start=1):
-        if pattern.search(line):
-            return number
-    return None
+        header = _HEADER.match(line)
+        if header:
+            table = _parts(header.group(1))
+            path = table
+        else:
+            key = _KEY.match(line)
+            if not key:
+                continue
+            path = table + _parts(key.group(1))
+        if len(path) > best_len and loc[:len(path)] == path:
+            best, best_len = number, len(path)
+    return best
 
 
 def _deep_merge(into: dict[str, Any], new: dict[str, Any]) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import os
 import time
 import tomllib
@@ -119,8 +118,8 @@ def _ping(settings: Any, provider: str) -> int:
         Finished, Message, ModelRequest, ProviderError, TextBlock,
     )
 
-    quick = dataclasses.replace(settings.provider(provider), max_retries=0)
-    settings = dataclasses.replace(settings, providers={**settings.providers, provider: quick})
+    quick = settings.provider(provider).model_copy(update={"max_retries": 0})
+    settings = settings.model_copy(update={"providers": {**settings.providers, provider: quick}})
     request = ModelRequest(system="", messages=[Message("user", [TextBlock("ping")])], max_tokens=1)
 
     async def once() -> Finished | None:

@@ -73,6 +73,7 @@ class _Stdio:
         self.link, self.argv, self.cwd, self.env = link, argv, cwd, env
         self.proc: asyncio.subprocess.Process | None = None
         self.tasks: list[asyncio.Task[None]] = []
+        self.eof = False
 
     async def __aenter__(self) -> Any:
         try:
@@ -96,6 +97,7 @@ class _Stdio:
                     self.link.garbage = "a line longer than 1 MiB"
                     break
                 if not line:
+                    self.eof = True
                     break
                 text = line.decode("utf-8", "replace").strip()
                 if not text:
@@ -126,8 +128,15 @@ class _Stdio:
             self.link.stderr.extend(chunk)
 
     async def __aexit__(self, *exc: object) -> None:
-        self.link.ending = True  # from here on an exit is edgar's doing, not the server dying
         proc = self.proc
+        if proc is not None and self.eof:
+            # the server closed its stdout first: it is ending on its own, so its exit code
+            # is the reason the session ended, not something edgar did
+            try:
+                self.link.exited(await asyncio.wait_for(asyncio.shield(proc.wait()), 1.0))
+            except asyncio.TimeoutError:
+                pass
+        self.link.ending = True  # from here on an exit is edgar's doing, not the server dying
         if proc is not None:
             if proc.stdin is not None:
                 with contextlib.suppress(OSError):

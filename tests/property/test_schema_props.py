@@ -12,7 +12,6 @@ from typing import Any, Literal, Union
 
 from hypothesis import given, settings, strategies as st
 
-from edgar.config import Settings
 from edgar.providers.scripted import ScriptLine
 from edgar.schema import UNKNOWN_KEY, SchemaError, json_schema, validate
 from edgar.tools.files import EditArgs, ReadArgs
@@ -41,7 +40,7 @@ class Tree:
 
 
 # Tree has every kind of type, unions with objects inside included: drawn most often.
-SCHEMAS = [Tree, Tree, Tree, Settings, ScriptLine, ReadArgs, EditArgs, ShellArgs]
+SCHEMAS = [Tree, Tree, Tree, ScriptLine, ReadArgs, EditArgs, ShellArgs]
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
