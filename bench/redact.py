@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from edgar.memory.redact import Redactor, redact  # noqa: E402
+from edgar.redact import Redactor, redact  # noqa: E402
 
 WORDS = (
     "the a of to and in is it that for on with as this be are was by you not or from at we can"

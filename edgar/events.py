@@ -16,6 +16,7 @@ from typing import Any, Literal, Mapping
 
 ErrorKind = Literal[
     "exit_nonzero",
+    "exit_answer",       # a non-zero exit that is an answer (grep: no match); never a fact
     "timeout",
     "not_found",
     "permission_denied",
@@ -29,7 +30,9 @@ ErrorKind = Literal[
     "internal",
     "max_turns",
     "subagent_failed",
-    "mcp_error",
+    "output_limit",      # a response cut off at max_tokens (or the context window)
+    "refusal",           # the model declined to answer
+    "mcp_error",         # an MCP server answered isError, refused the call, or went away
 ]
 Outcome = Literal["ok", "error", "cancelled"]
 
@@ -50,12 +53,17 @@ class ErrorRecord:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token counts of one model response (cumulative for that response, never summed twice)."""
+    """Token counts of one model response (cumulative for that response, never summed twice).
+
+    Invariant: ``reported`` is False when the provider sent no usage at all; the counts are
+    then unknown (shown as null), not zero, and a sum with an unreported part is unreported.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
+    reported: bool = True
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(
@@ -63,6 +71,7 @@ class Usage:
             self.output_tokens + other.output_tokens,
             self.cache_write_tokens + other.cache_write_tokens,
             self.cache_read_tokens + other.cache_read_tokens,
+            self.reported and other.reported,
         )
 
     @property
@@ -196,6 +205,22 @@ class TurnFinished(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FactLearned(Event):
+    """A fact became active because of this session, so the person can see it and undo it.
+
+    Invariant: published only by the learning package, right after the store has made fact
+    ``fact_id`` active; ``text`` is the text as stored (one redacted line), ``provenance``
+    its provenance, and ``reactivated`` is true when a line typed now re-activated a fact that
+    was pending, rejected or forgotten.
+    """
+
+    fact_id: int
+    text: str
+    provenance: str
+    reactivated: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Notice(Event):
     """Something the person should see that is not model text (a warning, a subscriber failure).
 
@@ -211,7 +236,7 @@ class Notice(Event):
 ALL_EVENTS: tuple[type[Event], ...] = (
     PromptTyped, Attached, TurnStarted, QueueDelivered, SkillsActivated, TextDelta,
     ThinkingDelta, ToolProposed, ToolFinished, VerifyFinished, ModelResponded, Compacted,
-    TurnFinished, Notice,
+    TurnFinished, FactLearned, Notice,
 )
 
 

@@ -1,8 +1,10 @@
 """``edgar -p PROMPT``: one turn, no questions asked, output for people or scripts.
 
 Guarantees:
-- ``run_prompt`` builds exactly one ``PromptTyped``: the ``-p`` argument, as typed. Piped
-  stdin and ``@path`` files travel as ``Attached`` and never become a ``PromptTyped``.
+- ``run_prompt`` builds at most one ``PromptTyped``: the ``-p`` argument (or the command-line
+  prompt), as typed, carrying the id of the turn it starts. With nothing typed (``-p`` without
+  an argument, or stdin not a terminal) none is published. Piped stdin and ``@path`` files
+  travel as ``Attached`` and never become a ``PromptTyped``.
 - Exit codes: 0 ok, 1 turn error, 2 usage or config error, 130 cancelled.
 - ``--output-format``: ``text`` streams the answer; ``json`` prints one summary object;
   ``stream-json`` prints every bus event as one JSON line as it happens.
@@ -12,51 +14,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import signal
 import sys
-from pathlib import Path
 from typing import IO
 
 from edgar.events import (
-    Attached, Event, Notice, PromptTyped, TextDelta, ToolFinished, ToolProposed, to_dict,
+    Attached, Event, FactLearned, Notice, PromptTyped, TextDelta, ToolFinished, ToolProposed, to_dict,
 )
 
-AT_PATH = re.compile(r"(?<!\S)@(\S+)")
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
 
 
 class UsageError(Exception):
     """A mistake in how edgar was called; exit 2 with this message."""
-
-
-def at_paths(prompt: str, cwd: Path) -> list[tuple[str, str]]:
-    """(``@path``, body) for each ``@path`` in the prompt; a missing file is a UsageError."""
-    out = []
-    for match in AT_PATH.finditer(prompt):
-        name = match.group(1).rstrip(".,;:!?)\"'")
-        path = (cwd / name).expanduser()
-        try:
-            body = path.read_text(encoding="utf-8", errors="replace")
-        except FileNotFoundError:
-            raise UsageError(f"@{name}: no such file") from None
-        except IsADirectoryError:
-            raise UsageError(f"@{name}: is a directory, not a file") from None
-        except OSError as exc:
-            raise UsageError(f"@{name}: cannot read it ({exc.strerror})") from None
-        out.append((f"@{name}", body))
-    return out
-
-
-def read_stdin(stream: IO[str] | None) -> str:
-    if stream is None or stream.closed:
-        return ""
-    try:
-        if stream.isatty():
-            return ""
-        return stream.read()
-    except (OSError, ValueError):
-        return ""
 
 
 class _Printer:
@@ -66,8 +36,11 @@ class _Printer:
         self.fmt, self.out, self.err = fmt, out, err
         self.err_tty = err.isatty()
         self.ended_with_newline = True
+        self.learned: list[FactLearned] = []
 
     def __call__(self, event: Event) -> None:
+        if isinstance(event, FactLearned):
+            self.learned.append(event)
         if self.fmt == "stream-json":
             self.out.write(json.dumps(to_dict(event), default=str) + "\n")
             self.out.flush()
@@ -82,13 +55,18 @@ class _Printer:
                 self.err.write(f"  ✗ {event.tool}: {event.error.kind}\n")
             elif isinstance(event, Notice) and event.depth == 0:
                 self.err.write(f"edgar: {event.message}\n")
+            elif isinstance(event, FactLearned):
+                from edgar.cli.render import learned_line
+
+                self.err.write(f"edgar: {learned_line(event, 'edgar memory forget')}\n")
 
 
-async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = None,
+async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | None = None,
                      fmt: str = "text", out: IO[str] = sys.stdout,
                      err: IO[str] = sys.stderr) -> int:
-    """Run the ``-p`` prompt as one turn and print the result; returns the exit code."""
+    """Run one turn for what was typed (``prompt``; None: nothing was) and the attachments."""
     from edgar.core.loop import run_turn
+    from edgar.core.session import new_id
 
     printer = _Printer(fmt, out, err)
     if fmt != "quiet":  # "quiet": the caller renders the session itself (edgar demo)
@@ -111,12 +89,15 @@ async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = 
         loop.add_signal_handler(signal.SIGINT, on_sigint)
     except (NotImplementedError, RuntimeError):
         pass
-    app.bus.publish(PromptTyped(text=prompt, session_id=session.id))
+    turn_id = new_id()   # the PromptTyped names the turn it starts (ADR-0002)
+    if prompt is not None:
+        app.bus.publish(PromptTyped(text=prompt, session_id=session.id, turn_id=turn_id))
     if attached:
         app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
-                                 sources=tuple(s for s, _ in attached), session_id=session.id))
+                                 sources=tuple(s for s, _ in attached), session_id=session.id,
+                                 turn_id=turn_id))
     try:
-        result = await run_turn(session, prompt, attached)
+        result = await run_turn(session, prompt or "", attached, turn_id=turn_id)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
@@ -137,6 +118,8 @@ async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = 
             "duration_ms": round(result.duration * 1000),
             "num_turns": result.model_calls,
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
+            "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
+                         "reactivated": e.reactivated} for e in printer.learned],
             **({"error": result.error_message} if result.error_message else {}),
         }) + "\n")
     out.flush()

@@ -20,7 +20,7 @@ from edgar.core.project import ensure_state_dir
 from edgar.core.session import Session
 from edgar.core.sessionlog import SessionLog, sessions_dir
 from edgar.events import Event
-from edgar.memory.redact import Redactor, looks_secret_name
+from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
 from edgar.providers.base import Message

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from edgar.core.context import system_prompt
+from edgar.core import stops
 from edgar.core.harness import run_tool
+from edgar.core.reply import Reply
 from edgar.core.session import Session, new_id
 from edgar.events import (
     ErrorRecord, Event, ModelResponded, Notice, Outcome, QueueDelivered, SkillsActivated, TextDelta,
@@ -29,8 +31,8 @@ from edgar.events import (
 )
 from edgar.providers import prices
 from edgar.providers.base import (
-    Block, Finished, Message, ModelRequest, ProviderError, TextBlock, TextChunk, ThinkingBlock,
-    ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
+    Block, Finished, Message, ModelRequest, ProviderError, TextBlock, TextChunk, ThinkingChunk,
+    ToolCall, ToolResultBlock, ToolUseBlock,
 )
 from edgar.tools.base import ToolContext, clip
 
@@ -42,7 +44,7 @@ class _Turn:
     id: str
     depth: int
     started: float = field(default_factory=time.monotonic)
-    text: list[str] = field(default_factory=list)        # answer text of the last step
+    reply: Reply | None = None                            # the response streaming now
     answer: str = ""                                      # final answer of the turn
     usage: Usage = field(default_factory=Usage)
     cost: float | None = 0.0
@@ -85,17 +87,22 @@ def _user_message(text: str, attachments: list[tuple[str, str]]) -> Message:
 
 
 async def run_turn(session: Session, text: str, attachments: list[tuple[str, str]] | None = None,
-                   depth: int = 0, messages: list[Message] | None = None) -> TurnResult:
-    """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0)."""
+                   depth: int = 0, messages: list[Message] | None = None,
+                   turn_id: str | None = None) -> TurnResult:
+    """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0).
+
+    ``turn_id`` is the id the caller already gave the turn's ``PromptTyped``; without one
+    the turn gets a fresh id.
+    """
     if depth == 0 and session.guard is not None:
         refusal = await session.guard.before_prompt(text)
         if refusal is not None:  # a UserPromptSubmit hook said no: nothing is sent or kept
             session.bus.publish(Notice(level="warning", message=refusal, session_id=session.id))
-            return TurnResult(new_id(), "error", "", Usage(), 0.0, 0.0, 0, (), (), refusal,
-                              ErrorRecord("hook", "denied"))
+            return TurnResult(turn_id or new_id(), "error", "", Usage(), 0.0, 0.0, 0, (), (),
+                              refusal, ErrorRecord("hook", "denied"))
     own_history = messages is None
     history = session.messages if own_history else messages
-    turn = _Turn(id=new_id(), depth=depth)
+    turn = _Turn(id=turn_id or new_id(), depth=depth)
     where = _where(session, turn)
     publish = session.bus.publish
     publish(TurnStarted(model=session.model_name, **where))
@@ -123,6 +130,8 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
         turn.outcome = "error"
         turn.error = ErrorRecord("provider", "provider_http", exc.status)
         turn.error_message = exc.message
+        if exc.usage is not None:   # what the failed call used is still billed: keep it
+            _account(session, turn, exc.model or session.provider.model, exc.usage, where)
         _keep_partial(turn, history, append, note="[the response was cut off by an error]")
     finally:
         duration = time.monotonic() - turn.started
@@ -149,7 +158,16 @@ async def _steps(session: Session, turn: _Turn, history: list[Message], append, 
     for _ in range(settings.max_turns):
         if session.compactor is not None and turn.depth == 0:
             await session.compactor.maybe_compact(session, turn)
-        calls = await _model_step(session, turn, history, append, where)
+        calls, finished = await _model_step(session, turn, history, append, where)
+        stop = finished.stop_reason if finished else "end_turn"
+        if stop in stops.CUT:
+            stops.cut_off(session, turn, calls, finished, append)
+            return
+        if stop == "refusal":
+            stops.refused(session, turn, calls, append)
+            return
+        if stop == "pause_turn" and not calls:
+            continue   # the API's own pause: send the response back as is and let it go on
         if calls:
             results = await _run_tools(session, turn, calls, where)
             blocks: list[Block] = list(results)
@@ -188,7 +206,7 @@ def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
 
 
 async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
-                      where: dict[str, Any]) -> list[ToolCall]:
+                      where: dict[str, Any]) -> tuple[list[ToolCall], Finished | None]:
     publish = session.bus.publish
     await session.ready()
     request = ModelRequest(
@@ -196,35 +214,45 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
         messages=list(history),
         tools=[t.spec() for t in session.tools.values()],
     )
-    turn.text = []
-    thinking: list[str] = []
-    signature = ""
-    calls: list[ToolCall] = []
+    reply = Reply()
+    turn.reply = reply
     finished: Finished | None = None
     async with aclosing(session.provider.stream(request)) as stream:
         async for item in stream:
+            reply.feed(item)
             if isinstance(item, TextChunk):
-                turn.text.append(item.text)
                 publish(TextDelta(text=item.text, **where))
             elif isinstance(item, ThinkingChunk):
-                thinking.append(item.text)
-                signature = item.signature or signature
                 if item.text:
                     publish(ThinkingDelta(text=item.text, **where))
-            elif isinstance(item, ToolCall):
-                calls.append(item)
             elif isinstance(item, Finished):
                 finished = item
+    turn.reply = None
+    model = finished.model if finished and finished.model else session.provider.model
+    _account(session, turn, model, finished.usage if finished else Usage(reported=False), where)
+    blocks = reply.blocks()
+    answer = reply.text()
+    if answer.strip():
+        turn.answer = answer
+    if blocks:
+        append(Message("assistant", blocks))
+    return reply.calls, finished
+
+
+def _account(session: Session, turn: _Turn, model: str, usage: Usage,
+             where: dict[str, Any]) -> None:
+    """Add one response's usage and cost to the turn and the session, and publish it."""
+    publish = session.bus.publish
     turn.model_calls += 1
-    usage = finished.usage if finished else Usage()
-    model = (finished.model if finished and finished.model else session.provider.model)
     cost = prices.cost(model, usage)
     turn.usage = turn.usage + usage
     session.usage = session.usage + usage
     if cost is None:
         turn.cost = None
         session.cost_known = False
-        note = prices.note_unknown(model)  # said once per model, not on every response
+        # said once per model, not on every response; never for the scripted test model
+        note = prices.note_unknown(model) if usage.reported and \
+            session.provider.name != "scripted" else None
         if note:
             publish(Notice(level="info", message=note, **where))
     else:
@@ -232,19 +260,6 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
             turn.cost += cost
         session.cost += cost
     publish(ModelResponded(model=model, usage=usage, cost=cost, **where))
-    blocks: list[Block] = []
-    if thinking or signature:
-        blocks.append(ThinkingBlock("".join(thinking), signature))
-    answer = "".join(turn.text)
-    if answer:
-        blocks.append(TextBlock(answer))
-        turn.answer = answer
-    for call in calls:
-        blocks.append(ToolUseBlock(call.id, call.name, call.input if call.input is not None else {}))
-    turn.text = []
-    if blocks:
-        append(Message("assistant", blocks))
-    return calls
 
 
 async def _run_tools(session: Session, turn: _Turn, calls: list[ToolCall],
@@ -305,11 +320,16 @@ async def _subagent(session: Session, parent: _Turn, prompt: str) -> str:
 def _keep_partial(turn: _Turn, history: list[Message], append, note: str) -> None:
     """Keep streamed text and close any tool_use left without a result."""
     pending = turn.pending_results
-    if turn.text:
-        partial = "".join(turn.text)
-        turn.answer = partial
-        append(Message("assistant", [TextBlock(partial)]))
-        turn.text = []
+    if turn.reply is not None:
+        # a cut response: its text (and signed thinking) is kept; its tool calls are not,
+        # since they never completed and never ran
+        blocks = [b for b in turn.reply.blocks() if not isinstance(b, ToolUseBlock)]
+        partial = turn.reply.text()
+        turn.reply = None
+        if partial.strip():
+            turn.answer = partial
+        if any(isinstance(b, TextBlock) for b in blocks):
+            append(Message("assistant", blocks))
     if pending:
         append(Message("user", list(pending)))
     elif history and history[-1].role == "assistant":

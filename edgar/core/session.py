@@ -22,7 +22,7 @@ from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
     from edgar.core.sessionlog import SessionLog
-    from edgar.memory.store import MemoryStore
+    from edgar.memory.store import Fact, MemoryStore
 
 
 class SkillSource(Protocol):
@@ -94,11 +94,12 @@ class Session:
         for wait in list(self.waits):
             await wait()
 
-    def facts(self) -> list[str]:
+    def facts(self) -> list["Fact"]:
+        """Active facts for the system prompt (newest first, within the budget)."""
         if self.memory is None:
             return []
         try:
-            return self.memory.active_texts(self.settings.memory.budget_chars)
+            return self.memory.active(self.settings.memory.budget_chars)
         except Exception:  # a broken store must not stop the person working
             return []
 

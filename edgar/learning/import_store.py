@@ -40,6 +40,7 @@ from typing import Callable, Iterable
 from edgar.learning.experience import SAID, Experience, Run
 from edgar.learning.learner import extract
 from edgar.storage.db import DB
+from edgar.transcripts.cc_projects import project_of
 from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
 
 BATCH = 200       # exchanges buffered between writes: bounds memory, keeps transactions few
@@ -100,6 +101,11 @@ def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda 
 
     replies = ex.replies
     started = _epoch(ex.question.timestamp)
+    ended = _epoch(ex.ended)
+    # First typed message to the last assistant record; unknown (None, "—" in stats) when
+    # either time is missing or they run backwards (clock change, hand-edited file).
+    duration = ended - started if started is not None and ended is not None \
+        and ended >= started else None
     run = Run(source="claude-code", session_id=ex.session_id,
               # The question's record uuid when it has one: the same turn copied into another
               # file (a resumed session, a moved or backed-up tree) is still one row.
@@ -110,7 +116,7 @@ def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda 
               said=next((r.text for r in reversed(replies) if r.text.strip()), "")[:2 * SAID],
               tools=[t for r in replies for t in r.tools],
               model=next((r.model for r in replies if r.model), "") or "",
-              duration=0.0)   # the reader gives replies no timestamps: not derivable
+              duration=duration, project=project_of(ex.file))
     for r in replies:
         u = r.usage
         run.input_tokens += u.input
@@ -214,7 +220,7 @@ class StoreSink:
     def __init__(self, root: Path, settings) -> None:
         from edgar.cli.setup import config_secrets
         from edgar.core.project import ensure_state_dir
-        from edgar.memory.redact import Redactor
+        from edgar.redact import Redactor
         from edgar.memory.store import MemoryStore
 
         state = ensure_state_dir(root)

@@ -17,8 +17,9 @@ from typing import Any, AsyncIterator, Literal, Protocol, Union
 from edgar.events import Usage
 
 __all__ = [
-    "TextBlock", "ThinkingBlock", "ToolUseBlock", "ToolResultBlock", "Block", "Message",
-    "ToolSpec", "ModelRequest", "TextChunk", "ThinkingChunk", "ToolCall", "Finished",
+    "TextBlock", "ThinkingBlock", "RedactedThinkingBlock", "ToolUseBlock", "ToolResultBlock",
+    "Block", "Message", "ToolSpec", "ModelRequest", "TextChunk", "ThinkingChunk",
+    "RedactedThinking", "ToolCall", "Finished", "STOP_REASONS",
     "StreamEvent", "Provider", "ProviderError", "Usage",
 ]
 
@@ -41,6 +42,14 @@ class ThinkingBlock:
 
 
 @dataclass(frozen=True, slots=True)
+class RedactedThinkingBlock:
+    """Reasoning the provider encrypted (Anthropic ``redacted_thinking``): sent back byte for byte."""
+
+    data: str
+    type: Literal["redacted_thinking"] = "redacted_thinking"
+
+
+@dataclass(frozen=True, slots=True)
 class ToolUseBlock:
     id: str
     name: str
@@ -58,7 +67,7 @@ class ToolResultBlock:
     type: Literal["tool_result"] = "tool_result"
 
 
-Block = Union[TextBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock]
+Block = Union[TextBlock, ThinkingBlock, RedactedThinkingBlock, ToolUseBlock, ToolResultBlock]
 
 
 @dataclass(slots=True)
@@ -77,7 +86,7 @@ class Message:
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Message":
         kinds = {"text": TextBlock, "thinking": ThinkingBlock, "tool_use": ToolUseBlock,
-                 "tool_result": ToolResultBlock}
+                 "tool_result": ToolResultBlock, "redacted_thinking": RedactedThinkingBlock}
         blocks: list[Block] = []
         for raw in data.get("content", []):
             cls = kinds.get(raw.get("type"))
@@ -110,8 +119,18 @@ class TextChunk:
 
 @dataclass(frozen=True, slots=True)
 class ThinkingChunk:
+    """Reasoning text as it streams. A chunk with a ``signature`` closes one thinking block:
+    the text since the previous close is that block's (so two blocks stay two blocks)."""
+
     text: str
     signature: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RedactedThinking:
+    """One whole ``redacted_thinking`` block, in its place among the others."""
+
+    data: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +142,25 @@ class ToolCall:
     input: dict[str, Any] | None
 
 
+# Why a response stopped, in the neutral words the loop acts on (docs/providers.md lists the
+# outcome of each). Anything else a server says is passed on as it came.
+STOP_REASONS = ("end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn",
+                "model_context_window_exceeded")
+
+
 @dataclass(frozen=True, slots=True)
 class Finished:
+    """The end of one response. ``stop_reason`` is neutral (``STOP_REASONS``);
+    ``wire_stop_reason`` is the provider's own word (``"length"``) for messages.
+    ``usage.reported`` is False when the server sent no usage at all."""
+
     stop_reason: str
     usage: Usage
     model: str = ""
+    wire_stop_reason: str = ""
 
 
-StreamEvent = Union[TextChunk, ThinkingChunk, ToolCall, Finished]
+StreamEvent = Union[TextChunk, ThinkingChunk, RedactedThinking, ToolCall, Finished]
 
 
 class ProviderError(Exception):
@@ -145,6 +175,9 @@ class ProviderError(Exception):
         self.retryable = retryable
         # usage_error: the person's setup is wrong (no key, bad model) -> exit 2, not 1
         self.usage_error = usage_error
+        # what the failed response had reported before it failed (kept, and billed)
+        self.usage: Usage | None = None
+        self.model = ""
 
 
 class Provider(Protocol):

@@ -4,8 +4,10 @@ Guarantees:
 - The command runs in its own process group; on timeout or cancellation the whole group
   is killed (SIGTERM, then SIGKILL), so no grandchild outlives the call.
 - Its environment has no variable whose name contains KEY, SECRET, TOKEN or PASSWORD.
-- ``program`` in the error record is the basename of the command's first word, chosen by
-  the harness, not text the command printed.
+- ``program`` in the error record is the basename of the command's first word only when
+  the harness can vouch for it (``command_shape.vouched_program``), else None; never text
+  the command printed. An exit code that is an answer (``command_shape.ANSWERS``: grep found
+  nothing, diff found a difference) is kind ``exit_answer``, not ``exit_nonzero``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import signal
 from dataclasses import dataclass, field
 
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc
+from edgar.tools.command_shape import is_answer, vouched_program
 
 
 @dataclass(slots=True)
@@ -82,15 +85,18 @@ class Shell(Tool):
 
     async def run(self, args: ShellArgs, ctx: ToolContext) -> ToolOutcome:
         timeout = args.timeout or ctx.shell_timeout
-        program = program_of(args.command)
         code, out = await run_command(args.command, ctx, timeout)
+        program = vouched_program(args.command, ctx.root, ctx.env) if code != 0 else None
         if code is None:
             raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed",
                               program=program)
         body = out or "(no output)"
-        if code == 127 and program:
+        if code == 127:
             raise ToolFailure("not_found", f"{body}\n[exit code 127: command not found]",
                               exit_code=code, program=program)
+        if is_answer(args.command, code):
+            raise ToolFailure("exit_answer", f"{body}\n[exit code {code}]", exit_code=code,
+                              program=program)
         if code != 0:
             raise ToolFailure("exit_nonzero", f"{body}\n[exit code {code}]", exit_code=code,
                               program=program)

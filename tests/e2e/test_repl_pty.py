@@ -307,18 +307,3 @@ def test_ask_mode_confirms_inline_and_ctrl_c_twice_exits(spawn, project):
     assert term.wait_exit() == 0
     sent = recorded(spawn.record)
     assert "confirmed-run" in json.dumps(sent[1]["messages"][-1])
-
-
-def test_without_a_terminal_each_input_line_is_one_prompt(tmp_path, project):
-    record = tmp_path / "requests.jsonl"
-    script = write_script(tmp_path / "script.jsonl", [{"text": "one"}, {"text": "two"}])
-    env = edgar_env(tmp_path / "home", EDGAR_SCRIPTED_RECORD=str(record))
-    done = run_edgar(["--model", f"scripted:{script}", "--permission-mode", "yes"], project, env,
-                     stdin="first question\n/mode\nsecond question\n")
-    assert done.returncode == 0, done.stderr
-    assert "one" in done.stdout and "two" in done.stdout and "mode: yes" in done.stdout
-    sent = recorded(record)
-    assert [r["messages"][-1]["content"][0]["text"] for r in sent] == \
-        ["first question", "second question"]
-    typed = [(e["text"], e["queued"]) for e in session_events(project) if e.get("type") == "PromptTyped"]
-    assert typed == [("first question", False), ("second question", False)]

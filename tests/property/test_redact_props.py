@@ -1,4 +1,4 @@
-"""Properties of edgar.memory.redact: idempotence on any text, no planted token survives
+"""Properties of edgar.redact: idempotence on any text, no planted token survives
 whatever surrounds it, and text that holds no secret comes back unchanged."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import string
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from edgar.memory.redact import FAMILIES, MARK, _check, redact
-from edgar.memory.secret_rules import RULES
+from edgar.redact import FAMILIES, MARK, redact
+from edgar.redact.tokens import check as _check
+from edgar.redact.table import RULES
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,4 +1,4 @@
-"""edgar.memory.redact: every family is caught in prose, code, logs and JSON; look-alikes are
+"""edgar.redact: every family is caught in prose, code, logs and JSON; look-alikes are
 left byte for byte; URL passwords, key blocks and exact values; idempotence.
 
 Fake tokens are built here from random characters of each format's alphabet, so no string in
@@ -13,8 +13,8 @@ import string
 
 import pytest
 
-from edgar.memory.redact import FAMILIES, MARK, Redactor, looks_secret_name, redact, secret_values
-from edgar.memory.secret_rules import RULES
+from edgar.redact import FAMILIES, MARK, Redactor, looks_secret_name, redact, secret_values
+from edgar.redact.table import RULES
 
 UP = string.ascii_uppercase
 LO = string.ascii_lowercase

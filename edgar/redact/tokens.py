@@ -1,21 +1,21 @@
 """Secrets found by their shape: the token families of `secret_rules.RULES`, Discord bot tokens,
-and PEM and PuTTY private-key blocks — plus the primitives every finder of `edgar.memory.redact`
-shares (the lazy regex `_lazy`, byte views, character classes and tests, `Span`).
+and PEM and PuTTY private-key blocks — plus the primitives every finder of `edgar.redact`
+shares (the lazy regex `lazy`, byte views, character classes and tests, `Span`).
 
 What this module guarantees:
 
-* **Tokens, not look-alikes.** `_find_tokens` adds a span only for a token that starts a word
+* **Tokens, not look-alikes.** `find_tokens` adds a span only for a token that starts a word
   (or follows a JSON escape, `\\nghp_…`), matches a rule's pattern, passes the rule's `check`
   and does not run on into more letters or digits. The span is the rule's `s` group when it has
   one, else the whole match.
-* **Key blocks whole.** `_find_key_blocks` spans a PEM or PuTTY private key from its BEGIN line
+* **Key blocks whole.** `find_key_blocks` spans a PEM or PuTTY private key from its BEGIN line
   to the next END line; with no END within 100 000 characters, the BEGIN line and the header and
   base64 lines that follow it.
 * **Linear on any text.** Text with no run of 16 token characters never reaches a rule; every
   repeat in a compiled rule has a ceiling (4096), and a region gets at most 256 rule attempts.
-* **Cheap to import.** No regex is compiled at import (`_lazy`, `_Compiled.rx`): the import
+* **Cheap to import.** No regex is compiled at import (`lazy`, `_Compiled.rx`): the import
   only indexes the rules by trigger.
-* **Same offsets.** The byte views (`raw`, `raw.translate(_CLS)`, `raw.translate(_LOWER)`) have
+* **Same offsets.** The byte views (`raw`, `raw.translate(_CLS)`, `raw.translate(LOWER)`) have
   one byte per character of the text, so offsets found in them are offsets in the text.
 
 Finders append `Span`s to a list; merging them and writing markers is `redact.Redactor`'s job.
@@ -29,10 +29,10 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 
-from edgar.memory.secret_rules import DISCORD_TOKEN, RULES, Rule
+from edgar.redact.table import DISCORD_TOKEN, RULES, Rule
 
 
-class _lazy:
+class lazy:
     """A regex compiled on first use. Compiling every pattern at import cost each edgar start
     tens of milliseconds, though most runs never meet most patterns. After the first use the
     pattern's methods are plain instance attributes, so the hot path pays nothing extra."""
@@ -48,10 +48,10 @@ class _lazy:
         return getattr(compiled, name)
 
 
-_DIGITS = frozenset("0123456789")
-_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_LOWER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz")
-_WORD = _DIGITS | _UPPER | _LOWER_CHARS | {"_"}
+DIGITS = frozenset("0123456789")
+UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+LOWER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz")
+WORD = DIGITS | UPPER | LOWER_CHARS | {"_"}
 
 # --- byte views of the text -------------------------------------------------------------------
 # The text is encoded to ASCII with '?' for anything else — the same length, so offsets line
@@ -74,11 +74,11 @@ _CORE = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-%+/=~"
 _EXT = b".:$@!"
 _CLS = _table([(_CORE, ord("a")), (_EXT, ord("b"))], ord(" "))
 _RUN = b"a" * 16
-_LOWER = bytes(c + 32 if 65 <= c <= 90 else c for c in range(256))
+LOWER = bytes(c + 32 if 65 <= c <= 90 else c for c in range(256))
 
 Span = tuple[int, int, str, int]  # start, end, family, priority
 # When spans overlap they merge; the longest names the family, then the most specific kind.
-_PRIO_TOKEN, _PRIO_URL, _PRIO_ENV, _PRIO_NAME = 3, 2, 1, 0
+PRIO_TOKEN, PRIO_URL, PRIO_ENV, PRIO_NAME = 3, 2, 1, 0
 
 # --- token rules --------------------------------------------------------------------------------
 _RB = r"(?![A-Za-z0-9])"  # a token may not run on into more letters or digits
@@ -153,7 +153,7 @@ assert {t.decode() for _, ts in _IN_WORD for t, _ in ts} == {t for t, _ in _MIDS
 )
 # Discord bot tokens start with the base64 of a numeric user id: "MT" for 1…, "OT" for 9….
 _DISCORD_STARTS = frozenset("MT Mj Mz ND NT Nj Nz OD OT".split())
-_DISCORD = _lazy(_bounded(DISCORD_TOKEN) + r"(?![A-Za-z0-9_-])")
+_DISCORD = lazy(_bounded(DISCORD_TOKEN) + r"(?![A-Za-z0-9_-])")
 
 
 def _trie(words: Iterable[str]) -> str:
@@ -175,7 +175,7 @@ def _trie(words: Iterable[str]) -> str:
 
 
 # Word starts that could begin a token: the first four characters of each trigger.
-_STARTS = _lazy(
+_STARTS = lazy(
     rb"\b"
     + _trie(
         {t[:4] for ts in _FIRST2.values() for t in ts}
@@ -189,13 +189,13 @@ _STARTS = _lazy(
 # BEGIN line and the header and base64 lines that follow it.
 _KEY_BLOCKS = (
     (
-        _lazy(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"),
-        _lazy(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"),
+        lazy(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"),
+        lazy(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"),
     ),
-    (_lazy(r"PuTTY-User-Key-File-[0-9]+:"), _lazy(r"Private-MAC:[ \t]*[0-9a-fA-F]+")),
+    (lazy(r"PuTTY-User-Key-File-[0-9]+:"), lazy(r"Private-MAC:[ \t]*[0-9a-fA-F]+")),
 )
 _BLOCK_LIMIT = 100_000
-_BLOCK_BODY = _lazy(
+_BLOCK_BODY = lazy(
     r"(?:[ \t]*(?:\r?\n|\\r\\n|\\n)?[ \t]*(?:[A-Za-z0-9+/=]{8,4096}|[A-Za-z-]{3,40}:[^\n\\]{0,400}))*"
 )
 
@@ -205,12 +205,12 @@ _BLOCK_BODY = _lazy(
 
 def _left_ok(text: str, i: int) -> bool:
     """A token may start at i: not inside a word, except after a JSON escape (`\\nghp_…`)."""
-    if i == 0 or text[i - 1] not in _WORD:
+    if i == 0 or text[i - 1] not in WORD:
         return True
     return i >= 2 and text[i - 2] == "\\" and text[i - 1] in "nrt"
 
 
-def _entropy(s: str, counts: Counter[str] | None = None) -> float:
+def entropy(s: str, counts: Counter[str] | None = None) -> float:
     """Shannon entropy in bits per character."""
     n = len(s)
     counts = Counter(s) if counts is None else counts
@@ -220,25 +220,25 @@ def _entropy(s: str, counts: Counter[str] | None = None) -> float:
 def _mixed(s: str) -> bool:
     """A digit, or both cases: never true of an ordinary lower-case (or upper-case) word."""
     chars = set(s)
-    if not chars.isdisjoint(_DIGITS):
+    if not chars.isdisjoint(DIGITS):
         return True
-    return not chars.isdisjoint(_UPPER) and not chars.isdisjoint(_LOWER_CHARS)
+    return not chars.isdisjoint(UPPER) and not chars.isdisjoint(LOWER_CHARS)
 
 
 def _random(s: str) -> bool:
     """Stricter than `_mixed`, for prefixes that ordinary identifiers also start with."""
     counts = Counter(s)
-    digits = sum(n for c, n in counts.items() if c in _DIGITS)
-    up = sum(n for c, n in counts.items() if c in _UPPER)
-    lo = sum(n for c, n in counts.items() if c in _LOWER_CHARS)
+    digits = sum(n for c, n in counts.items() if c in DIGITS)
+    up = sum(n for c, n in counts.items() if c in UPPER)
+    lo = sum(n for c, n in counts.items() if c in LOWER_CHARS)
     if digits and (up or lo):
-        return _entropy(s, counts) >= 3.0
+        return entropy(s, counts) >= 3.0
     if up and lo:  # CamelCaseWords have few capitals; random letters about half
-        return min(up, lo) >= 0.25 * (up + lo) and _entropy(s, counts) >= 3.5
+        return min(up, lo) >= 0.25 * (up + lo) and entropy(s, counts) >= 3.5
     return False
 
 
-def _check(kind: str | None, body: str) -> bool:
+def check(kind: str | None, body: str) -> bool:
     if kind is None:
         return True
     if kind == "mixed":
@@ -248,10 +248,10 @@ def _check(kind: str | None, body: str) -> bool:
     if kind == "hexfree":  # a digest that happens to start with the prefix is not a token
         return _mixed(body) and any(c.isalpha() and c.lower() > "f" for c in body)
     if kind == "digit":
-        return not _DIGITS.isdisjoint(body)
+        return not DIGITS.isdisjoint(body)
     if kind == "cased":
         chars = set(body)
-        return not (chars.isdisjoint(_DIGITS) or chars.isdisjoint(_UPPER) or chars.isdisjoint(_LOWER_CHARS))
+        return not (chars.isdisjoint(DIGITS) or chars.isdisjoint(UPPER) or chars.isdisjoint(LOWER_CHARS))
     if kind == "twitter":
         return ("%" in body and _mixed(body)) or (len(body) >= 60 and _random(body))
     raise ValueError(f"unknown check {kind!r}")
@@ -260,7 +260,7 @@ def _check(kind: str | None, body: str) -> bool:
 # --- finding ------------------------------------------------------------------------------------------
 
 
-def _find_key_blocks(text: str, spans: list[Span]) -> None:
+def find_key_blocks(text: str, spans: list[Span]) -> None:
     for begin_rx, end_rx in _KEY_BLOCKS:
         ends = [(m.start(), m.end()) for m in end_rx.finditer(text)]
         covered = 0
@@ -272,10 +272,10 @@ def _find_key_blocks(text: str, spans: list[Span]) -> None:
                 covered = ends[k][1]
             else:
                 covered = _BLOCK_BODY.match(text, b.end()).end()
-            spans.append((b.start(), covered, "private-key", _PRIO_TOKEN))
+            spans.append((b.start(), covered, "private-key", PRIO_TOKEN))
 
 
-def _find_tokens(text: str, raw: bytes, spans: list[Span]) -> None:
+def find_tokens(text: str, raw: bytes, spans: list[Span]) -> None:
     cls = raw.translate(_CLS)
     n = len(cls)
     find, rfind, starts = cls.find, cls.rfind, _STARTS.search
@@ -325,15 +325,15 @@ def _try_start(text: str, lo: int, p: int, hi: int, covered: int, spans: list[Sp
         if text.startswith(trig, p):
             for c in _RULES_FOR[trig]:
                 m = c.rx.match(text, p, hi)
-                if m and _check(c.rule.check, m.group()[len(trig) :]):
+                if m and check(c.rule.check, m.group()[len(trig) :]):
                     s, e = m.span("s") if c.has_s else m.span()
-                    spans.append((s, e, c.rule.family, _PRIO_TOKEN))
+                    spans.append((s, e, c.rule.family, PRIO_TOKEN))
                     return m.end()
             break
     if two in _DISCORD_STARTS:
         m = _DISCORD.match(text, p, hi)
         if m and _mixed(m.group()):
-            spans.append((m.start(), m.end(), "discord-token", _PRIO_TOKEN))
+            spans.append((m.start(), m.end(), "discord-token", PRIO_TOKEN))
             return m.end()
     return covered
 
@@ -348,7 +348,7 @@ def _match_mid(text: str, lo: int, hi: int, j: int, spans: list[Span]) -> None:
                 if not _left_ok(text, start):
                     continue
                 m = c.rx.match(text, start, hi)
-                if m and m.end() > j and _check(c.rule.check, m.group()):
+                if m and m.end() > j and check(c.rule.check, m.group()):
                     s, e = m.span("s") if c.has_s else m.span()
-                    spans.append((s, e, c.rule.family, _PRIO_TOKEN))
+                    spans.append((s, e, c.rule.family, PRIO_TOKEN))
                     return
