@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import time
 
 from support.project import REPO, edgar_env, make_project, run_edgar, write_script
 
@@ -57,7 +58,10 @@ def test_slash_mcp_lists_servers_in_the_repl(tmp_path):
         term.expect("hello there")      # the first model call waited for the server
         term.line("/mcp")
         term.expect(r"t\s+stdio\s+connected\s+6\b")
+        term.expect(PROMPT)
+        time.sleep(0.3)                 # let the prompt redraw before the key arrives
         term.send("\x04")
+        term.expect("edgar -c continues it")
         assert term.wait_exit() == 0
     finally:
         term.kill()
