@@ -146,6 +146,8 @@ class _Stdio:
             except asyncio.TimeoutError:
                 await kill_tree(proc, grace=1.0)
             await kill_tree(proc, grace=0.5)  # descendants left in its group
+            # the pumps end at EOF once the group is gone; then the pipes are closed cleanly
+            await asyncio.wait(self.tasks, timeout=1.0)
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)

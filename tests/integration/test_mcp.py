@@ -86,7 +86,7 @@ def test_stdio_server_tools_run_through_the_harness_with_the_same_events(project
     assert len([e for e in events if isinstance(e, ToolProposed)]) == len(finished) == 5
     failed = [e.error for e in finished if e.error]
     assert [(r.tool, r.kind, r.program) for r in failed] == [("mcp__t__fail", "mcp_error", "t")]
-    assert app.mcp.rows()[0][:4] == ("t", "stdio", "stopped", 6)
+    assert app.mcp.rows()[0][:4] == ("t", "stdio", "stopped", 7)
     assert "mcp__t__echo" not in app.session.tools   # tools end with the session
 
 
@@ -121,7 +121,7 @@ def test_a_server_that_dies_is_one_notice_its_tools_go_and_the_session_goes_on(p
     first, second = session_turns(app, "one", "two")
     assert first.outcome == second.outcome == "ok"
     said = [m for m in notices(events) if m.startswith('mcp: server "t"')]
-    assert said == ['mcp: server "t" exited (code 3): test server: giving up; its 6 tool(s) '
+    assert said == ['mcp: server "t" exited (code 3): test server: giving up; its 7 tool(s) '
                     "are gone for this session"]
     a, b, c, read = results(app)
     assert a.content == "a" and b.is_error and "exited (code 3)" in b.content
@@ -237,3 +237,48 @@ def test_a_call_that_takes_too_long_is_a_timeout(project):
              and e.error]
     assert kinds == [("timeout", "t")]
     assert echo.content == "still here"
+
+
+def alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead for our purposes
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def test_every_server_process_and_its_children_end_with_the_session(project):
+    app, _ = app_for(project, [{"tool_calls": [call("mcp__t__pid")]}, {"text": "ok"}],
+                     servers={"t": stdio()})
+    session_turns(app, "go")
+    server, child = map(int, results(app)[0].content.split())
+    deadline = time.monotonic() + 5
+    while (alive(server) or alive(child)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(server) and not alive(child)
+
+
+def test_cancelling_a_turn_mid_call_keeps_the_server_for_the_next_turn(project):
+    app, events = app_for(project, [{"tool_calls": [call("mcp__t__slow", seconds=3)]},
+                                    {"tool_calls": [call("mcp__t__echo", text="after")]},
+                                    {"text": "ok"}], servers={"t": stdio()})
+
+    async def go():
+        await app.session.ready()
+        task = asyncio.create_task(run_turn(app.session, "one"))
+        await asyncio.sleep(0.5)
+        task.cancel()
+        first = await task
+        second = await run_turn(app.session, "two")
+        return first, second
+
+    first, second = asyncio.run(app.running(go()))
+    assert first.outcome == "cancelled" and second.outcome == "ok"
+    kinds = [e.error.kind for e in events if isinstance(e, ToolFinished) and e.error]
+    assert kinds == ["cancelled"]
+    assert results(app)[-1].content == "after"

@@ -67,6 +67,16 @@ def slow(seconds: float) -> str:
 
 
 @server.tool()
+def pid() -> str:
+    """The server's process id, and a child it started (both must end with the session)."""
+    _count()
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    return f"{os.getpid()} {child.pid}"
+
+
+@server.tool()
 def big(chars: int) -> str:
     """Returns that many characters."""
     _count()
