@@ -51,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
             stdin = read_stdin(sys.stdin)
             if stdin:
                 attached.append(("stdin", stdin))
+            if prompt is not None and not prompt.strip() and not attached:
+                # a blank prompt would be a blank text block, which the API rejects
+                raise UsageError("the prompt is empty (only whitespace): say what to do, "
+                                 "e.g. edgar -p \"explain this repository\"")
             if prompt is None and not attached:
                 raise UsageError("nothing to run: give a prompt (edgar -p PROMPT) or pipe "
                                  "something into edgar")

@@ -12,7 +12,7 @@ import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, Awaitable, Callable, Literal, TypeVar
 
 from edgar.bus import Bus
 from edgar.config import Settings
@@ -24,6 +24,7 @@ from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
 from edgar.providers.base import Message
+from edgar.sandbox.session import SessionSandbox
 from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
@@ -110,12 +111,20 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
         session.id = session_id
     if history:
         session.messages = list(history)
-    log = SessionLog(sessions_dir(state) / f"{session.id}.jsonl", redact)
+    path = sessions_dir(state) / f"{session.id}.jsonl"
+    if session_id and path.is_file():   # -c/-r: the same system prompt as before (ADR-0042)
+        from edgar.core.reminders import PromptState
+        from edgar.core.sessionlog import load as load_log
+
+        session.prompt = PromptState.from_json(load_log(path).prompt)
+    log = SessionLog(path, redact)
     log_holder.append(log)
     session.log = log
     bus.subscribe(Event, log.on_event)
     app = App(root, state, settings, bus, session, redact, memory)
     app.closers.extend([memory.close, log.close])
+    session.sandbox = session_sandbox(root, settings, bus, session.id)
+    app.closers.append(session.sandbox.close)
     attach_helpers(session, settings, no_verify=no_verify)
     attach_mcp(app)
     attach_hooks(app, resumed=bool(history))
@@ -129,6 +138,20 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
             if closer is not None:
                 app.closers.append(closer)
     return app
+
+
+def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str) -> SessionSandbox:
+    """How this session's commands run; the first one announces the layers (a Notice)."""
+    from edgar.events import Notice
+    from edgar.sandbox import Policy
+
+    def policy() -> Policy:
+        return Policy.for_project(root)
+
+    def announce(level: Literal["info", "warning"], message: str) -> None:
+        bus.publish(Notice(level=level, message=message, session_id=session_id))
+
+    return SessionSandbox(policy, announce)
 
 
 def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = False) -> None:

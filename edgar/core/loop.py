@@ -20,8 +20,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
-from edgar.core.context import system_prompt
-from edgar.core import stops
+from edgar.core import reminders, stops
 from edgar.core.harness import run_tool
 from edgar.core.reply import Reply
 from edgar.core.session import Session, new_id
@@ -77,12 +76,14 @@ def _where(session: Session, turn: _Turn) -> dict[str, Any]:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
-def _user_message(text: str, attachments: list[tuple[str, str]]) -> Message:
-    blocks: list[Block] = [TextBlock(text)] if text else []
+def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str = "") -> Message:
+    blocks: list[Block] = [TextBlock(text)] if text.strip() else []
     for source, body in attachments:
         tag = "stdin" if source == "stdin" else "file"
         attr = "" if source == "stdin" else f' path="{source.lstrip("@")}"'
         blocks.append(TextBlock(f"<{tag}{attr}>\n{body}\n</{tag}>"))
+    if reminder:   # last: after what the person sent, and after the previous cache breakpoint
+        blocks.append(TextBlock(reminder))
     return Message("user", blocks or [TextBlock("")])
 
 
@@ -114,11 +115,13 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
             history.append(message)
 
     try:
-        append(_user_message(text, attachments or []))
+        told = ""
         if depth == 0:
             if session.skills is not None:  # fired in an earlier turn: still in context
                 turn.skills.extend(session.skills.carried())
-            _activate_skills(session, turn, text, where)
+            fired = _activate_skills(session, turn, text, where)
+            told = reminders.reminder(session, fired)
+        append(_user_message(text, attachments or [], told))
         await _steps(session, turn, history, append, where)
     except asyncio.CancelledError:
         task = asyncio.current_task()
@@ -144,13 +147,15 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
                       turn.error_message, turn.error)
 
 
-def _activate_skills(session: Session, turn: _Turn, surface: str, where: dict[str, Any]) -> None:
+def _activate_skills(session: Session, turn: _Turn, surface: str,
+                     where: dict[str, Any]) -> list[tuple[str, str]]:
     if session.skills is None or not surface.strip():
-        return
+        return []
     fired = session.skills.activate(surface)
     if fired:
         turn.skills.extend(fired)
         session.bus.publish(SkillsActivated(names=tuple(n for n, _ in fired), **where))
+    return fired
 
 
 async def _steps(session: Session, turn: _Turn, history: list[Message], append, where) -> None:
@@ -201,8 +206,9 @@ def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
         return ""
     burst = session.queue.burst(lines)
     session.bus.publish(QueueDelivered(count=len(lines), **where))
-    _activate_skills(session, turn, burst, where)  # the burst is one matcher surface
-    return burst
+    fired = _activate_skills(session, turn, burst, where)  # the burst is one matcher surface
+    told = reminders.reminder(session, fired)
+    return f"{burst}\n\n{told}" if told else burst
 
 
 async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
@@ -210,7 +216,7 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
     publish = session.bus.publish
     await session.ready()
     request = ModelRequest(
-        system=system_prompt(session.root, session.facts(), turn.skills),
+        system=reminders.system(session),
         messages=list(history),
         tools=[t.spec() for t in session.tools.values()],
     )
@@ -292,7 +298,8 @@ def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     tools = session.settings.tools
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
-                      depth=turn.depth, permission=session.gate, guard=session.guard)
+                      depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
+                      guard=session.guard)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 from edgar.bus import Bus
 from edgar.config import Settings
 from edgar.core.queue import PromptQueue
+from edgar.core.reminders import PromptState
 from edgar.events import Usage
 from edgar.providers.base import Message, Provider
 from edgar.tools.base import Tool
@@ -23,6 +24,7 @@ from edgar.tools.permissions import PermissionGate
 if TYPE_CHECKING:
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import Fact, MemoryStore
+    from edgar.sandbox.session import SessionSandbox
 
 
 class SkillSource(Protocol):
@@ -76,6 +78,7 @@ class Session:
     compactor: Compactor | None = None
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
+    sandbox: "SessionSandbox | None" = None   # how this session's commands run
     guard: Guard | None = None
     # awaited before every model call: MCP servers still starting, hooks still running
     waits: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
@@ -83,6 +86,7 @@ class Session:
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
+    prompt: PromptState = field(default_factory=PromptState)   # byte-stable system prompt
 
     def append(self, message: Message) -> None:
         self.messages.append(message)

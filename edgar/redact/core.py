@@ -38,23 +38,12 @@ import os
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from edgar.redact.assign import (
-    MARK_HEAD,
-    NAME_KINDS,
-    OPERATOR_BYTES,
-    find_assignments,
-    find_url_passwords,
-    service_family,
-    looks_secret_name,
-)
-from edgar.redact.tokens import (
-    LOWER,
-    PRIO_ENV,
-    Span,
-    find_key_blocks,
-    find_tokens,
-)
-from edgar.redact.table import RULES, SERVICE_ALIASES, SERVICES
+from edgar.redact import upstream
+from edgar.redact.assign import MARK_HEAD, OPERATOR_BYTES, find_assignments, find_url_passwords
+from edgar.redact.blocks import find_key_blocks
+from edgar.redact.commands import find_bare_tokens, find_command_credentials, find_url_tokens
+from edgar.redact.names import NAME_KINDS, SERVICE_ALIASES, SERVICES, looks_secret_name, service_family
+from edgar.redact.text import LOWER, PRIO_ENV, Span
 
 __all__ = ["FAMILIES", "MARK", "Redactor", "looks_secret_name", "redact", "secret_values"]
 
@@ -67,8 +56,8 @@ _SETTLE_ROUNDS = 4
 
 # Every family a marker can name: the rules', the name-based ones, and those with a service.
 FAMILIES = frozenset(
-    {r.family for r in RULES}
-    | {"discord-token", "private-key", "url-password", "basic-auth", "bearer-token", _ENV_FAMILY}
+    {r.id for r in upstream.load().rules}
+    | {"private-key", "url-password", "url-token", "basic-auth", "bearer-token", "high-entropy-token", _ENV_FAMILY}
     | set(NAME_KINDS)
     | {service_family(s, k) for s in (*SERVICES, *SERVICE_ALIASES.values()) for k in NAME_KINDS}
 )
@@ -171,11 +160,15 @@ class Redactor:
         raw = text.encode("ascii", "replace")  # one '?' per non-ASCII character: same offsets
         if b"PRIVATE KEY" in raw or b"PuTTY-User-Key-File" in raw:
             find_key_blocks(text, spans)
-        find_tokens(text, raw, spans)
+        upstream.find(text, raw, spans)
+        low = raw.translate(LOWER)
         if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment
-            find_assignments(text, raw.translate(LOWER), spans)
+            find_assignments(text, low, spans)
         if b"://" in raw:
             find_url_passwords(text, raw, spans)
+            find_url_tokens(text, raw, spans)
+        find_command_credentials(text, raw, low, spans)
+        find_bare_tokens(text, raw, low, spans)
         return spans
 
 

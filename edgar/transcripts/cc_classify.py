@@ -43,6 +43,11 @@ def _client(kind: str, text: str = "") -> Verdict:
     return Verdict(False, kind, text)
 
 
+# The two verdicts most records get, built once (a frozen dataclass costs per call).
+_SIDECHAIN = _client("sidechain", "")
+_TOOL_RESULT = _client("tool-result", "")
+
+
 def _origin_kind(origin: object) -> str:
     if isinstance(origin, dict):
         kind = origin.get("kind")
@@ -82,9 +87,9 @@ def classify(record: object, *, sidechain: bool = False) -> Verdict | None:
     if sidechain or record.get("isSidechain") or record.get("agentId"):
         # A subagent's record can carry ``agentId`` without ``isSidechain``: either
         # marks text the parent model wrote for it.
-        return _client("sidechain", "")
+        return _SIDECHAIN
     if "toolUseResult" in record or _has_result_block(content):
-        return _client("tool-result", "")
+        return _TOOL_RESULT
     flags = (
         ("isMeta", "meta"),
         ("isCompactSummary", "compact-summary"),

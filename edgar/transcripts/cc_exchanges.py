@@ -104,6 +104,8 @@ class Builder:
         self.seq = 0  # main-chain assistant records seen: bursts break on them
         self.next_id = 0
         self.accs: dict[str, Tally] = {}
+        self._tally_key: str | None = None  # the session whose Tally is ``_tally``
+        self._tally = Tally()
         self.client: Counter = Counter()
         self.typed_count = 0
         self.exchange_count = 0
@@ -296,7 +298,9 @@ class Builder:
                 if isinstance(ts, str):
                     ex.ended = ts
         exchange_id = ex.id if ex else None
-        self._finish(self.messages.add(record, line, offset, exchange_id, side, self._sid(record)))
+        finished = self.messages.add(record, line, offset, exchange_id, side, self._sid(record))
+        if finished:
+            self._finish(finished)
 
     # ----- queue and attachments -------------------------------------------------
     def _queue(self, record: dict, line: int, offset: int) -> list:
@@ -352,8 +356,15 @@ class Builder:
         items = self._switch(sid) if sid is not None and sid != self.session else []
         kind = record.get("type")
         ts = record.get("timestamp")
-        if ts and isinstance(ts, str) and line > self.after:
-            self._acc(sid or self.session or self.default_session).seen(ts)
+        if ts and type(ts) is str and line > self.after:
+            # (inlined Tally.seen on the session's cached tally: this runs for every line)
+            key = sid or self.session or self.default_session
+            if key != self._tally_key:
+                self._tally_key, self._tally = key, self._acc(key)
+            tally = self._tally
+            if not tally.first:
+                tally.first = ts
+            tally.last = ts
         if kind == "user":
             v = classify(record, sidechain=self.sidechain)
             if v is not None and v.typed:
