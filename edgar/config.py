@@ -135,6 +135,7 @@ class McpSettings(_Section):
     startup_timeout: float = Field(15.0, gt=0, le=600)   # seconds per server, in parallel
     call_timeout: float = Field(120.0, gt=0, le=DAY)     # seconds per tool call
     trust_read_only_hint: bool = False   # readOnlyHint tools may run in read-only mode
+    network: bool = False                # stdio servers may use the network (sandbox)
 
 
 class HookSettings(_Section):

@@ -11,8 +11,10 @@ Guarantees:
 - ``read_bounded`` keeps at most ``limit`` bytes of a stream and drains the rest, so a
   program printing 10 MB costs edgar a fixed amount of memory and never blocks on a pipe.
 
-The sandbox (``edgar/sandbox``, issue 11) wraps the argv here when it lands; nothing else
-changes for callers.
+- With a sandbox (``edgar/sandbox``), the program runs confined exactly like a shell call:
+  writes only in the project (never ``.edgar/``, ``.git/hooks``), no network unless the policy
+  allows it, its own PID namespace so every descendant dies with it. ``wrap`` gives the
+  confining command line because edgar keeps the pipes as asyncio streams here.
 """
 
 from __future__ import annotations
@@ -21,12 +23,21 @@ import asyncio
 import os
 import signal
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping, Protocol
+
+if TYPE_CHECKING:
+    from edgar.sandbox.core import Sandbox
+
+
+class Confinement(Protocol):
+    """Where the sandbox comes from: ``SessionSandbox`` (built at first use)."""
+
+    def get(self) -> "Sandbox": ...
 
 # What a configured program may see of edgar's environment without being told: enough to
 # find programs and write text, nothing that names a credential.
 PASSED_THROUGH = ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL",
-                  "LC_CTYPE", "TMPDIR", "TZ")
+                  "LC_CTYPE", "TMPDIR", "TZ", "PYTHONPATH")  # PYTHONPATH: the sandbox launcher
 
 
 def child_env(extra: Mapping[str, str] | None = None,
@@ -39,12 +50,18 @@ def child_env(extra: Mapping[str, str] | None = None,
 
 
 async def spawn(argv: list[str], *, cwd: Path, env: Mapping[str, str],
+                sandbox: Confinement | None = None,
                 stdin: int | None = asyncio.subprocess.PIPE,
                 stdout: int | None = asyncio.subprocess.PIPE,
                 stderr: int | None = asyncio.subprocess.PIPE) -> asyncio.subprocess.Process:
-    """Start ``argv`` in its own process group. Raises OSError when it cannot start."""
+    """Start ``argv`` in its own process group, confined by ``sandbox`` when given. Raises
+    OSError when it cannot start (confined, a missing program is exit 127 instead)."""
     if not argv or not argv[0]:
         raise FileNotFoundError("no command given")
+    if sandbox is not None:
+        from edgar.sandbox import wrap
+
+        argv = wrap(list(argv), sandbox.get(), str(cwd))
     return await asyncio.create_subprocess_exec(
         *argv, cwd=str(cwd), env=dict(env), stdin=stdin, stdout=stdout, stderr=stderr,
         start_new_session=True, limit=1 << 20)

@@ -51,15 +51,20 @@ async def _list(root, settings) -> int:
         if isinstance(event, Notice):
             said.append(event.message)
 
+    from edgar.sandbox.session import SessionSandbox
+    from edgar.sandbox import Policy
+
+    box = SessionSandbox(lambda: Policy.for_project(root, network=settings.mcp.network))
     servers = McpServers(specs, root=root, tools={}, publish=publish, session_id="",
                          trusted=project_trusted(root),
-                         startup_timeout=settings.mcp.startup_timeout)
+                         startup_timeout=settings.mcp.startup_timeout, sandbox=box)
     try:
         await servers.start()
         for line in format_rows(servers.rows()):
             print(line)
     finally:
         await servers.close()
+        box.close()
     return 0
 
 

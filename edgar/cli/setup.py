@@ -154,6 +154,18 @@ def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str) -
     return SessionSandbox(policy, announce)
 
 
+def mcp_sandbox(root: Path, bus: Bus, session_id: str, network: bool) -> SessionSandbox:
+    """The confinement of stdio MCP servers: the project's policy, network as configured."""
+    from edgar.events import Notice
+    from edgar.sandbox import Policy
+
+    def announce(level: Literal["info", "warning"], message: str) -> None:
+        if level == "warning":  # the layers line is the session sandbox's to say
+            bus.publish(Notice(level=level, message=f"mcp: {message}", session_id=session_id))
+
+    return SessionSandbox(lambda: Policy.for_project(root, network=network), announce)
+
+
 def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = False) -> None:
     """Skills (matcher), verify (an after-stop hook) and compaction for one session."""
     import sys
@@ -216,7 +228,8 @@ def attach_mcp(app: App) -> None:
     servers = McpServers(specs, root=app.root, tools=session.tools, publish=app.bus.publish,
                          session_id=session.id, trusted=project_trusted(app.root),
                          startup_timeout=mcp.startup_timeout, call_timeout=mcp.call_timeout,
-                         trust_read_only_hint=mcp.trust_read_only_hint)
+                         trust_read_only_hint=mcp.trust_read_only_hint,
+                         sandbox=mcp_sandbox(app.root, app.bus, session.id, mcp.network))
     app.mcp = servers
     app.starts.append(servers.begin)
     app.async_closers.append(servers.close)
@@ -241,7 +254,8 @@ def attach_hooks(app: App, *, resumed: bool = False) -> None:
     if not specs:
         return
     hooks = Hooks(specs, root=app.root, session_id=session.id, publish=app.bus.publish,
-                  trusted=project_trusted(app.root), permission_mode=lambda: session.gate.mode)
+                  trusted=project_trusted(app.root), permission_mode=lambda: session.gate.mode,
+                  sandbox=session.sandbox)
     app.hooks = hooks
     session.guard = hooks
     session.waits.append(hooks.drain)

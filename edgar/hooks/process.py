@@ -1,8 +1,9 @@
 """Running one hook command: JSON on stdin, exit code and bounded output back.
 
 Guarantees:
-- The command runs through ``edgar.spawn`` (``/bin/sh -c``, own process group, built
-  environment with ``CLAUDE_PROJECT_DIR``/``EDGAR_PROJECT_DIR`` set) at the project root.
+- The command runs through ``edgar.spawn`` (``/bin/sh -c``, sandboxed like a shell call, own
+  process group, built environment with ``CLAUDE_PROJECT_DIR``/``EDGAR_PROJECT_DIR`` set) at
+  the project root.
 - At most ``OUTPUT_LIMIT`` bytes of stdout and of stderr are kept; the rest is read and
   dropped, so a hook printing 10 MB neither blocks nor fills memory.
 - A hook that outlives its timeout is killed with its whole process group and reported
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from edgar.spawn import child_env, kill_tree, read_bounded, spawn
+from edgar.spawn import Confinement, child_env, kill_tree, read_bounded, spawn
 
 OUTPUT_LIMIT = 64 * 1024
 
@@ -34,12 +35,13 @@ class HookRun:
     timed_out: bool = False
 
 
-async def run_hook(command: str, payload: dict[str, Any], root: Path, timeout: float) -> HookRun:
+async def run_hook(command: str, payload: dict[str, Any], root: Path, timeout: float,
+                   sandbox: Confinement | None = None) -> HookRun:
     loop = asyncio.get_running_loop()
     start = loop.time()
     env = child_env({"CLAUDE_PROJECT_DIR": str(root), "EDGAR_PROJECT_DIR": str(root)})
     try:
-        proc = await spawn(["/bin/sh", "-c", command], cwd=root, env=env)
+        proc = await spawn(["/bin/sh", "-c", command], cwd=root, env=env, sandbox=sandbox)
     except OSError as exc:
         return HookRun(127, "", f"cannot start the hook: {exc.strerror or exc}", 0.0)
     data = json.dumps(payload, ensure_ascii=False, default=str).encode()

@@ -27,7 +27,7 @@ from typing import Any, Callable
 from edgar.events import Event, Notice, ToolFinished, ToolProposed, TurnFinished
 from edgar.hooks.config import TOOL_EVENTS, HookSpec
 from edgar.hooks.process import run_hook, verdict
-from edgar.spawn import one_line
+from edgar.spawn import Confinement, one_line
 
 REASON_LIMIT = 2000
 
@@ -35,7 +35,9 @@ REASON_LIMIT = 2000
 class Hooks:
     def __init__(self, specs: list[HookSpec], *, root: Path, session_id: str,
                  publish: Callable[[Event], None], trusted: bool,
-                 permission_mode: Callable[[], str] = lambda: "ask"):
+                 permission_mode: Callable[[], str] = lambda: "ask",
+                 sandbox: Confinement | None = None):
+        self.sandbox = sandbox
         self.root, self.session_id, self.publish = root, session_id, publish
         self.permission_mode = permission_mode
         skipped = [s for s in specs if s.origin == "project" and not trusted]
@@ -64,8 +66,8 @@ class Hooks:
         specs = self._matching(event, tool)
         if not specs:
             return []
-        runs = await asyncio.gather(*(run_hook(s.command, payload, self.root, s.timeout)
-                                      for s in specs))
+        runs = await asyncio.gather(*(run_hook(s.command, payload, self.root, s.timeout,
+                                               self.sandbox) for s in specs))
         reasons = []
         for spec, run in zip(specs, runs):
             short = one_line(spec.command, 60)

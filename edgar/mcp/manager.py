@@ -22,7 +22,7 @@ from typing import Any, Callable
 from edgar.events import Event, Notice
 from edgar.mcp.config import ServerSpec
 from edgar.mcp.tool import McpTool
-from edgar.spawn import child_env
+from edgar.spawn import Confinement, child_env
 from edgar.tools.base import Tool
 
 
@@ -39,7 +39,8 @@ class McpServers:
     def __init__(self, specs: list[ServerSpec], *, root: Path, tools: dict[str, Tool],
                  publish: Callable[[Event], None], session_id: str, trusted: bool,
                  startup_timeout: float = 15.0, call_timeout: float = 120.0,
-                 trust_read_only_hint: bool = False):
+                 trust_read_only_hint: bool = False, sandbox: Confinement | None = None):
+        self.sandbox = sandbox
         self.root, self.tools, self.publish, self.session_id = root, tools, publish, session_id
         self.trusted = trusted
         self.startup_timeout, self.call_timeout = startup_timeout, call_timeout
@@ -88,7 +89,7 @@ class McpServers:
         spec = server.spec
         if spec.transport == "stdio":
             link = sdk.Link(spec.name, argv=[spec.command, *spec.args], cwd=self.root,
-                            env=child_env(spec.env))
+                            env=child_env(spec.env), sandbox=self.sandbox)
         else:
             link = sdk.Link(spec.name, url=spec.url, headers=spec.headers)
         server.link, server.state = link, "starting"

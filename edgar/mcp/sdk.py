@@ -29,7 +29,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
-from edgar.spawn import kill_tree, one_line, spawn
+from edgar.spawn import Confinement, kill_tree, one_line, spawn
 
 SUPPORTED = ((2, 0), (3, 0))  # [lowest, first unsupported) major.minor of the SDK
 STDERR_TAIL = 4096
@@ -76,8 +76,16 @@ class _Stdio:
         self.eof = False
 
     async def __aenter__(self) -> Any:
+        import shutil
+
+        # checked here, not left to the sandbox launcher, so the message is the same with
+        # and without confinement
+        if shutil.which(self.argv[0], path=self.env.get("PATH")) is None:
+            raise StartError(f"cannot start {self.argv[0]!r}: no such program"
+                             + ("" if "/" in self.argv[0] else " on its PATH"))
         try:
-            self.proc = await spawn(self.argv, cwd=self.cwd, env=self.env)
+            self.proc = await spawn(self.argv, cwd=self.cwd, env=self.env,
+                                    sandbox=self.link.sandbox)
         except OSError as exc:
             raise StartError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
         to_session, self.read = anyio.create_memory_object_stream[Any](16)
@@ -161,8 +169,9 @@ class Link:
 
     def __init__(self, name: str, *, argv: list[str] | None = None, cwd: Path | None = None,
                  env: Mapping[str, str] | None = None, url: str = "",
-                 headers: Mapping[str, str] | None = None):
+                 headers: Mapping[str, str] | None = None, sandbox: Confinement | None = None):
         self.name = name
+        self.sandbox = sandbox
         self.argv, self.cwd, self.env = argv, cwd, env or {}
         self.url, self.headers = url, dict(headers or {})
         self.stderr: collections.deque[int] = collections.deque(maxlen=STDERR_TAIL)

@@ -67,13 +67,19 @@ def slow(seconds: float) -> str:
 
 
 @server.tool()
-def pid() -> str:
-    """The server's process id, and a child it started (both must end with the session)."""
+def heartbeat(path: str) -> str:
+    """Starts a child that appends to ``path`` ten times a second (it must end with the
+    session); returns the server's pid as it sees it."""
     _count()
     import subprocess
 
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    return f"{os.getpid()} {child.pid}"
+    code = ("import sys, time\n"
+            "while True:\n"
+            "    open(sys.argv[1], 'a').write('.')\n"
+            "    time.sleep(0.1)\n")
+    subprocess.Popen([sys.executable, "-c", code, path], stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+    return str(os.getpid())
 
 
 @server.tool()
