@@ -22,6 +22,8 @@ from edgar.tools.base import Tool
 from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
+    from edgar.core.checkpoints import Checkpoints
+    from edgar.core.instructions import NestedInstructions
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import Fact, MemoryStore
     from edgar.sandbox.session import SessionSandbox
@@ -76,6 +78,9 @@ class Session:
     memory: "MemoryStore | None" = None
     skills: SkillSource | None = None
     compactor: Compactor | None = None
+    nested: "NestedInstructions | None" = None   # instruction files of touched dirs
+    checkpoints: "Checkpoints | None" = None      # copies of changed files, for /undo
+    display_output: Callable[[str, str], None] | None = None  # (call id, text): the screen only
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
     sandbox: "SessionSandbox | None" = None   # how this session's commands run

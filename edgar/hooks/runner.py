@@ -146,7 +146,7 @@ class Hooks:
     def begin(self, resumed: bool = False) -> None:
         if self.skipped:  # said when the session runs, so its renderer is listening
             self._say("warning", f"hooks: {self.skipped} project hook(s) not run: the project "
-                      "is not trusted; `edgar mcp trust` trusts it")
+                      "is not trusted; `edgar trust` trusts it")
         self._schedule("SessionStart", self._payload(
             "SessionStart", source="resume" if resumed else "startup"))
 

@@ -70,10 +70,10 @@ class McpServers:
         for server in self.servers.values():
             if server.spec.origin == "project" and not self.trusted:
                 server.state = "untrusted"
-                server.detail = "the project is not trusted (edgar mcp trust)"
+                server.detail = "the project is not trusted (edgar trust)"
                 self._say("warning", f'mcp: project server "{server.spec.name}" '
                           f"({server.spec.where}) not started: the project is not trusted; "
-                          "`edgar mcp trust` trusts it")
+                          "`edgar trust` trusts it")
                 continue
             todo.append(server)
         if todo:

@@ -64,6 +64,16 @@ class ToolOutcome:
     files: tuple[str, ...] = ()
 
 
+class ChangeRecorder(Protocol):
+    """What the harness tells before a change (core/checkpoints.py keeps copies for undo)."""
+
+    def before_write(self, path: str) -> None: ...
+
+    async def before_shell(self) -> None: ...
+
+    async def after_shell(self) -> None: ...
+
+
 class ToolGuard(Protocol):
     """A decision point beside the permission check (user hooks, ADR-0044)."""
 
@@ -81,6 +91,10 @@ class ToolContext:
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
     permission: "PermissionGate | None" = None
+    checkpoint: ChangeRecorder | None = None
+    # where a running tool's output is shown as it arrives: (call id, text) -> None
+    on_output: Callable[[str, str], None] | None = None
+    output: Callable[[str], None] | None = None   # set by the harness for the running call
     # how commands run (edgar/sandbox); None: the default confined policy for ``root``
     sandbox: "SessionSandbox | None" = None
     guard: ToolGuard | None = None
