@@ -213,7 +213,7 @@ def test_read_only_hint_counts_in_read_only_mode_only_when_the_person_allowed_it
 def test_in_ask_mode_the_person_is_asked(project):
     asked = []
 
-    async def confirm(tool, summary):
+    async def confirm(tool, summary, always=None):
         asked.append((tool, summary))
         return "yes"
 
@@ -270,3 +270,19 @@ def test_cancelling_a_turn_mid_call_keeps_the_server_for_the_next_turn(project):
     kinds = [e.error.kind for e in events if isinstance(e, ToolFinished) and e.error]
     assert kinds == ["cancelled"]
     assert results(app)[-1].content == "after"
+
+
+def test_permission_rules_allow_and_deny_one_servers_tools(project, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text('[permissions]\nallow = ["mcp__t__e*"]\n'
+                                      'deny = ["mcp__t__fail"]\n')
+    app, events = app_for(project, [{"tool_calls": [call("mcp__t__echo", text="allowed"),
+                                                    call("mcp__t__fail", why="x")]},
+                                    {"text": "ok"}], servers={"t": stdio()}, mode="ask")
+    session_turns(app, "go")
+    echo, fail = results(app)
+    assert echo.content == "allowed"         # -p-like: nobody could confirm; the rule allowed
+    assert fail.is_error and "failed on purpose" not in fail.content   # denied: never ran
+    kinds = [e.error.kind for e in events if isinstance(e, ToolFinished) and e.error]
+    assert kinds == ["denied"]
