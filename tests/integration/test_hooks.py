@@ -179,19 +179,21 @@ def test_hooks_see_no_secret_of_edgars_environment(project, monkeypatch):
     assert "hello" in results(app)[0].content
 
 
-def test_project_hooks_wait_for_trust(project, tmp_path):
+@pytest.mark.parametrize("trusted", [False, True])
+def test_project_hooks_wait_for_trust(project, trusted):
+    from edgar.config import load
+    from edgar.trusted import trust
+
     (project / ".edgar").mkdir(exist_ok=True)
     (project / ".edgar" / "config.toml").write_text(
         f"[[hooks.PreToolUse]]\ncommand = '{sys.executable} {HOOK} block nope'\n")
-    from edgar.config import load
-
+    if trusted:
+        trust(project)
     settings = load(project)
     script = write_script(project / "s.jsonl", [{"tool_calls": [RM]}, {"text": "ok"}])
     settings.model, settings.permission_mode = f"scripted:{script}", "yes"
     ScriptedProvider._shared.pop(script.resolve(), None)
     app = build(project, settings, learning=False)
-    events: list[Event] = []
-    app.bus.subscribe(Event, events.append)
     run(app, "go")
-    assert any("1 project hook(s) not run" in m for m in warnings(events))
-    assert not (project / "keep").exists()      # untrusted: the guard did not run
+    assert (project / "keep").exists() is trusted     # only a trusted project's hook blocks
+    assert (results(app)[0].content == "refused by a PreToolUse hook: nope") is trusted
