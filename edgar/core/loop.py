@@ -98,6 +98,12 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
     ``turn_id`` is the id the caller already gave the turn's ``PromptTyped``; without one
     the turn gets a fresh id.
     """
+    if depth == 0 and session.guard is not None:
+        refusal = await session.guard.before_prompt(text)
+        if refusal is not None:  # a UserPromptSubmit hook said no: nothing is sent or kept
+            session.bus.publish(Notice(level="warning", message=refusal, session_id=session.id))
+            return TurnResult(turn_id or new_id(), "error", "", Usage(), 0.0, 0.0, 0, (), (),
+                              refusal, ErrorRecord("hook", "denied"))
     own_history = messages is None
     history = session.messages if own_history else messages
     turn = _Turn(id=turn_id or new_id(), depth=depth)
@@ -215,6 +221,7 @@ def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
 async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
                       where: dict[str, Any]) -> tuple[list[ToolCall], Finished | None]:
     publish = session.bus.publish
+    await session.ready()
     request = ModelRequest(
         system=reminders.system(session),
         messages=list(history),
@@ -303,7 +310,8 @@ def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
                       depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
-                      checkpoint=session.checkpoints, on_output=session.display_output)
+                      checkpoint=session.checkpoints, on_output=session.display_output,
+                      guard=session.guard)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)
