@@ -8,7 +8,9 @@ Guarantees:
   in Anthropic's deprecation table is warned about, and one past its end of life is a problem.
 - Sends nothing unless ``--ping`` is given; then exactly one cheap request (``max_tokens`` 1,
   no retries) and reports ok or the provider's error message.
-- Exit code 0 when everything checked is fine, 1 when something needs fixing.
+- Says which sandbox layers confine commands here (and loudly when none does).
+- Exit code 0 when everything checked is fine, 1 when something needs fixing (a sandbox
+  that confines nothing, outside mode ``off``, is one).
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ def _root() -> Path:
 
 
 def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="edgar doctor", description=__doc__.splitlines()[0])
+    from edgar.cli.suggest import described
+
+    parser = argparse.ArgumentParser(prog="edgar doctor", description=described(__doc__))
     parser.add_argument("--model", help="check this PROVIDER:MODEL instead of the configured one")
     parser.add_argument("--ping", action="store_true", help="send one cheap request to the provider")
     args = parser.parse_args(argv)
@@ -63,6 +67,7 @@ def run(argv: list[str]) -> int:
         _line("settings", f"invalid: {exc}")
         return 1
     _line("settings", "valid")
+    problems += _sandbox(root)
     from edgar.providers.models import lifecycle_note, resolve
 
     spec = resolve(settings.model)
@@ -87,6 +92,18 @@ def run(argv: list[str]) -> int:
 
 def _line(label: str, text: str) -> None:
     print(f"  {label:<10}{text}")
+
+
+def _sandbox(root: Path) -> int:
+    """One line per confinement layer; a problem only when nothing confines commands."""
+    from edgar.sandbox import Policy, Sandbox
+
+    box = Sandbox(Policy.for_project(root))
+    _line("sandbox", f"{box.policy.mode}, network {'on' if box.policy.network else 'off'}")
+    for layer in box.layers():
+        _line("", f"{'+' if layer.active else '-'} {layer.name}: {layer.detail}")
+    box.close()
+    return 0 if box.active or not box.policy.confined else 1
 
 
 def _price_note(model: str) -> str:

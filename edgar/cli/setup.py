@@ -12,18 +12,21 @@ import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from edgar.bus import Bus
 from edgar.config import Settings
+from edgar.core.checkpoints import Checkpoints
+from edgar.core.instructions import NestedInstructions
 from edgar.core.project import ensure_state_dir
 from edgar.core.session import Session
 from edgar.core.sessionlog import SessionLog, sessions_dir
-from edgar.events import Event
+from edgar.events import Event, TurnStarted
 from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
 from edgar.providers.base import Message
+from edgar.sandbox.session import SessionSandbox
 from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
@@ -69,10 +72,38 @@ def config_secrets(settings: Settings) -> list[str]:
     return values
 
 
+def permission_gate(root: Path, settings: Settings, bus: Bus,
+                    confirm: Confirm | None) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules; an "always" rule is saved to the user config."""
+    import sys
+
+    from edgar.config import user_dir
+    from edgar.events import Notice
+    from edgar.tools.permission_config import load_rules, save_allow_rule
+
+    user_config = user_dir() / "config.toml"
+    from edgar.sandbox.trust import trusted
+
+    rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
+    if rules.ignored:
+        print(f"edgar: ignoring the project's [permissions] allow rules until you trust the "
+              f"project (edgar trust): {', '.join(rules.ignored)}", file=sys.stderr)
+
+    def save(rule: str) -> str | None:
+        problem = save_allow_rule(user_config, rule)
+        bus.publish(Notice(level="warning" if problem else "info",
+                           message=problem or f"saved allow rule `{rule}` to {user_config}"))
+        return problem
+
+    return PermissionGate(settings.permission_mode, confirm, allow=rules.allow,
+                          deny=rules.deny, root=root, save=save)
+
+
 def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           session_id: str | None = None, history: list[Message] | None = None,
           no_history: bool = False, no_verify: bool = False,
-          learning: bool = True) -> App:
+          learning: bool = True,
+          on_output: Callable[[str, str], None] | None = None) -> App:
     state = ensure_state_dir(root)
     redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
     log_holder: list[SessionLog] = []
@@ -86,18 +117,31 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     provider = make_provider(settings.model, settings)
     memory = MemoryStore(state / "memory.db", redact=redact)
     session = Session(root=root, settings=settings, bus=bus, provider=provider,
-                      tools=default_tools(), gate=PermissionGate(settings.permission_mode, confirm),
+                      tools=default_tools(), gate=permission_gate(root, settings, bus, confirm),
                       memory=memory, verify_enabled=not no_verify)
     if session_id:
         session.id = session_id
     if history:
         session.messages = list(history)
-    log = SessionLog(sessions_dir(state) / f"{session.id}.jsonl", redact)
+    session.nested = NestedInstructions(root, Path.cwd())
+    session.display_output = on_output     # a running command's output, shown as it comes
+    session.checkpoints = Checkpoints(root, state, session.id)
+    bus.subscribe(TurnStarted, session.checkpoints.on_turn_started)
+    session.nested.already_seen(m.text() for m in session.messages)
+    path = sessions_dir(state) / f"{session.id}.jsonl"
+    if session_id and path.is_file():   # -c/-r: the same system prompt as before (ADR-0042)
+        from edgar.core.reminders import PromptState
+        from edgar.core.sessionlog import load as load_log
+
+        session.prompt = PromptState.from_json(load_log(path).prompt)
+    log = SessionLog(path, redact)
     log_holder.append(log)
     session.log = log
     bus.subscribe(Event, log.on_event)
     app = App(root, state, settings, bus, session, redact, memory)
     app.closers.extend([memory.close, log.close])
+    session.sandbox = session_sandbox(root, settings, bus, session.id)
+    app.closers.append(session.sandbox.close)
     attach_helpers(session, settings, no_verify=no_verify)
     if learning:
         module = load_learning()
@@ -109,6 +153,22 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
             if closer is not None:
                 app.closers.append(closer)
     return app
+
+
+def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str) -> SessionSandbox:
+    """How this session's commands run; the first one announces the layers (a Notice)."""
+    from edgar.events import Notice
+    from edgar.sandbox import Policy
+
+    def policy() -> Policy:
+        box = settings.sandbox
+        return Policy.for_project(root, mode=box.mode, network=box.network,
+                                  extra_writable=tuple(os.path.expanduser(p) for p in box.writable))
+
+    def announce(level: Literal["info", "warning"], message: str) -> None:
+        bus.publish(Notice(level=level, message=message, session_id=session_id))
+
+    return SessionSandbox(policy, announce)
 
 
 def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = False) -> None:

@@ -20,8 +20,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
-from edgar.core.context import system_prompt
-from edgar.core import stops
+from edgar.core import reminders, stops
 from edgar.core.harness import run_tool
 from edgar.core.reply import Reply
 from edgar.core.session import Session, new_id
@@ -77,12 +76,17 @@ def _where(session: Session, turn: _Turn) -> dict[str, Any]:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
-def _user_message(text: str, attachments: list[tuple[str, str]]) -> Message:
-    blocks: list[Block] = [TextBlock(text)] if text else []
+def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str = "") -> Message:
+    blocks: list[Block] = [TextBlock(text)] if text.strip() else []
     for source, body in attachments:
+        if source.startswith("/"):  # a custom command's expansion (cli/custom_commands.py)
+            blocks.append(TextBlock(f'<command name="{source[1:]}">\n{body}\n</command>'))
+            continue
         tag = "stdin" if source == "stdin" else "file"
         attr = "" if source == "stdin" else f' path="{source.lstrip("@")}"'
         blocks.append(TextBlock(f"<{tag}{attr}>\n{body}\n</{tag}>"))
+    if reminder:   # last: after what the person sent, and after the previous cache breakpoint
+        blocks.append(TextBlock(reminder))
     return Message("user", blocks or [TextBlock("")])
 
 
@@ -108,11 +112,13 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
             history.append(message)
 
     try:
-        append(_user_message(text, attachments or []))
+        told = ""
         if depth == 0:
             if session.skills is not None:  # fired in an earlier turn: still in context
                 turn.skills.extend(session.skills.carried())
-            _activate_skills(session, turn, text, where)
+            fired = _activate_skills(session, turn, text, where)
+            told = reminders.reminder(session, fired)
+        append(_user_message(text, attachments or [], told))
         await _steps(session, turn, history, append, where)
     except asyncio.CancelledError:
         task = asyncio.current_task()
@@ -138,13 +144,15 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
                       turn.error_message, turn.error)
 
 
-def _activate_skills(session: Session, turn: _Turn, surface: str, where: dict[str, Any]) -> None:
+def _activate_skills(session: Session, turn: _Turn, surface: str,
+                     where: dict[str, Any]) -> list[tuple[str, str]]:
     if session.skills is None or not surface.strip():
-        return
+        return []
     fired = session.skills.activate(surface)
     if fired:
         turn.skills.extend(fired)
         session.bus.publish(SkillsActivated(names=tuple(n for n, _ in fired), **where))
+    return fired
 
 
 async def _steps(session: Session, turn: _Turn, history: list[Message], append, where) -> None:
@@ -165,6 +173,10 @@ async def _steps(session: Session, turn: _Turn, history: list[Message], append, 
         if calls:
             results = await _run_tools(session, turn, calls, where)
             blocks: list[Block] = list(results)
+            if turn.depth == 0 and session.nested is not None:  # core/instructions.py
+                note = session.nested.for_calls(calls)
+                if note:
+                    blocks.append(TextBlock(note))
             if turn.depth == 0:
                 burst = _deliver_queue(session, turn, where)
                 if burst:
@@ -195,15 +207,16 @@ def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
         return ""
     burst = session.queue.burst(lines)
     session.bus.publish(QueueDelivered(count=len(lines), **where))
-    _activate_skills(session, turn, burst, where)  # the burst is one matcher surface
-    return burst
+    fired = _activate_skills(session, turn, burst, where)  # the burst is one matcher surface
+    told = reminders.reminder(session, fired)
+    return f"{burst}\n\n{told}" if told else burst
 
 
 async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
                       where: dict[str, Any]) -> tuple[list[ToolCall], Finished | None]:
     publish = session.bus.publish
     request = ModelRequest(
-        system=system_prompt(session.root, session.facts(), turn.skills),
+        system=reminders.system(session),
         messages=list(history),
         tools=[t.spec() for t in session.tools.values()],
     )
@@ -222,7 +235,8 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
                 finished = item
     turn.reply = None
     model = finished.model if finished and finished.model else session.provider.model
-    _account(session, turn, model, finished.usage if finished else Usage(reported=False), where)
+    _account(session, turn, model, finished.usage if finished else Usage(reported=False), where,
+             finished.billed_usd if finished else None)
     blocks = reply.blocks()
     answer = reply.text()
     if answer.strip():
@@ -233,11 +247,14 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
 
 
 def _account(session: Session, turn: _Turn, model: str, usage: Usage,
-             where: dict[str, Any]) -> None:
-    """Add one response's usage and cost to the turn and the session, and publish it."""
+             where: dict[str, Any], billed: float | None = None) -> None:
+    """Add one response's usage and cost to the turn and the session, and publish it. The price
+    table decides the cost; a server's own figure (OpenRouter) fills in when it has no price."""
     publish = session.bus.publish
     turn.model_calls += 1
     cost = prices.cost(model, usage)
+    if cost is None and billed is not None:
+        cost = billed
     turn.usage = turn.usage + usage
     session.usage = session.usage + usage
     if cost is None:
@@ -285,7 +302,8 @@ def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     tools = session.settings.tools
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
-                      depth=turn.depth, permission=session.gate)
+                      depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
+                      checkpoint=session.checkpoints, on_output=session.display_output)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)
@@ -316,7 +334,7 @@ def _keep_partial(turn: _Turn, history: list[Message], append, note: str) -> Non
     if turn.reply is not None:
         # a cut response: its text (and signed thinking) is kept; its tool calls are not,
         # since they never completed and never ran
-        blocks = [b for b in turn.reply.blocks() if not isinstance(b, ToolUseBlock)]
+        blocks: list[Block] = [b for b in turn.reply.blocks() if not isinstance(b, ToolUseBlock)]
         partial = turn.reply.text()
         turn.reply = None
         if partial.strip():

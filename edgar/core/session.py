@@ -15,14 +15,18 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 from edgar.bus import Bus
 from edgar.config import Settings
 from edgar.core.queue import PromptQueue
+from edgar.core.reminders import PromptState
 from edgar.events import Usage
 from edgar.providers.base import Message, Provider
 from edgar.tools.base import Tool
 from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
+    from edgar.core.checkpoints import Checkpoints
+    from edgar.core.instructions import NestedInstructions
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import Fact, MemoryStore
+    from edgar.sandbox.session import SessionSandbox
 
 
 class SkillSource(Protocol):
@@ -64,12 +68,17 @@ class Session:
     memory: "MemoryStore | None" = None
     skills: SkillSource | None = None
     compactor: Compactor | None = None
+    nested: "NestedInstructions | None" = None   # instruction files of touched dirs
+    checkpoints: "Checkpoints | None" = None      # copies of changed files, for /undo
+    display_output: Callable[[str, str], None] | None = None  # (call id, text): the screen only
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
+    sandbox: "SessionSandbox | None" = None   # how this session's commands run
     cost: float = 0.0
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
+    prompt: PromptState = field(default_factory=PromptState)   # byte-stable system prompt
 
     def append(self, message: Message) -> None:
         self.messages.append(message)

@@ -29,6 +29,9 @@ def server():
 
     with SSEServer() as s:
         yield s
+        # every request body edgar sent in the test, against the official SDKs' types
+        problems = s.invalid_requests()
+        assert not problems, "\n".join(problems)
 
 
 @pytest.fixture
@@ -233,3 +236,43 @@ def test_the_default_model_is_current(edgar):
     done = edgar("doctor")
     assert f"sonnet → {default()}" in done.stdout
     assert datetime.date.today().isoformat() >= "2026-12-01"
+
+
+def test_unknown_price_notice_once_on_its_own_line(server, edgar):
+    local = [b.replace("gpt-4.1-2025-04-14", "llama3.2:3b") for b in recording("openai_text")]
+    tool = [b.replace("gpt-4.1-2025-04-14", "llama3.2:3b")
+            for b in recording("openai_whole_tool_call")]
+    server.openai(stream(tool), stream(local))
+    done = edgar("-p", "hi", "--model", "openai:llama3.2:3b", "--permission-mode", "yes",
+                 drop_env=("OPENAI_API_KEY",))
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if "no price" in line]
+    assert len(notes) == 1 and notes[0].startswith("edgar: no price for model")
+    assert done.stdout.endswith("Hello, world!\n")
+
+
+def test_a_refusal_exits_1_with_the_refusal_shown(server, edgar):
+    server.anthropic(stream("anthropic_refusal"))
+    done = edgar("-p", "do something bad", "--model", SONNET)
+    assert done.returncode == 1
+    assert done.stdout == "I can't help with that.\n"
+    assert "declined" in done.stderr and "refusal" in done.stderr
+
+
+def test_max_tokens_mid_tool_call_exits_1_naming_the_setting(server, edgar, project):
+    (project / "notes.txt").write_text("keep\n")
+    server.anthropic(stream("anthropic_max_tokens_tool"))
+    done = edgar("-p", "rewrite notes.txt", "--model", SONNET, "--permission-mode", "yes",
+                 "--output-format", "json")
+    assert done.returncode == 1
+    out = result_of(done)
+    assert out["is_error"] is True and out["tools"] == []
+    assert "providers.anthropic.max_tokens" in out["error"]
+    assert (project / "notes.txt").read_text() == "keep\n"
+
+
+def test_no_usage_reported_is_null_in_json(server, edgar):
+    server.openai(stream("openai_no_usage"))
+    done = edgar("-p", "hi", "--model", "openai:gpt-4.1", "--output-format", "json")
+    out = result_of(done)
+    assert out["usage"]["input_tokens"] is None and out["total_cost_usd"] is None

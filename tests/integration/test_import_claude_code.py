@@ -135,7 +135,7 @@ SYNTHETIC = [
                                         "commandMode": "prompt", "origin": {"kind": "peer"}}),
     _user(12, "remember that the staging database is read-only"),   # older version: no marker
     _asst(13, "m3", "Understood: staging is read-only; key sk-ant-api03-"
-                    "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefgh noted."),
+                    "R8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA2uVq7Wn3Kd noted."),
 ]
 TYPED = [(1, "always run pytest -q before committing"), (7, "never force-push to main"),
          (12, "remember that the staging database is read-only")]

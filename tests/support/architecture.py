@@ -101,3 +101,16 @@ def prompt_typed_violations(src_root: Path) -> list[str]:
                   and rel != "edgar/events.py"):
                 out.append(f"{rel}:{node.lineno}: names PromptTyped in a string")
     return out
+
+
+SDKS = ("anthropic", "openai", "litellm")
+
+
+def sdk_violations(src_root: Path) -> list[str]:
+    """A module of edgar that imports a provider SDK or litellm (they are test-only)."""
+    out = []
+    for rel, module, tree in modules(src_root):
+        for line, name in imports(tree, module, rel.endswith("__init__.py")):
+            if name.split(".")[0] in SDKS:
+                out.append(f"{rel}:{line}: imports {name}")
+    return out

@@ -68,3 +68,13 @@ def test_a_planted_prompt_typed_construction_fails_the_check(tree_copy: Path, co
     (tree_copy / "edgar" / "tools" / "read_more.py").write_text(code)
     found = prompt_typed_violations(tree_copy)
     assert found and all("edgar/tools/read_more.py" in v for v in found), found
+
+
+def test_edgar_never_imports_a_provider_sdk(tmp_path):
+    from support.architecture import sdk_violations
+
+    assert sdk_violations(ROOT) == []
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT / "edgar", copy / "edgar")
+    (copy / "edgar" / "providers" / "planted.py").write_text("def f():\n    import anthropic\n")
+    assert sdk_violations(copy) == ["edgar/providers/planted.py:2: imports anthropic"]
