@@ -37,11 +37,12 @@ import os
 import sqlite3
 import time
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
 from edgar.learning.experience import SAID, Experience, Run
-from edgar.learning.learner import extract
+from edgar.learning.learner import extract as _extract
 from edgar.storage.db import DB
 from edgar.transcripts.cc_projects import project_of
 from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
@@ -79,6 +80,13 @@ COLUMNS = ("file", "line", "end_line", "session_id", "timestamp", "question", "f
            "answer", "evidence", "tools", "replies", "tool_results", "open", "updated")
 UPSERT = (f"INSERT OR REPLACE INTO exchanges({', '.join(COLUMNS)}) "
           f"VALUES ({', '.join(':' + c for c in COLUMNS)})")
+
+
+@lru_cache(maxsize=4096)
+def extract(text: str) -> str | None:
+    """``learner.extract``, remembered for the words typed most recently: a history repeats
+    many messages ("continue", "yes", "/compact"), and the function is pure."""
+    return _extract(text)
 
 
 def _parse_mark(text: str) -> ScanMark | None:
