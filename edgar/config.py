@@ -119,6 +119,17 @@ class ContextSettings(_Section):
     keep_turns: int = Field(2, ge=0, le=1000)        # typed turns kept verbatim when compacting
 
 
+class PermissionsSettings(_Section):
+    """``[permissions]``: rules such as ``shell(git status*)`` (edgar/tools/rules.py).
+
+    ``deny`` wins over everything, in every mode. A project file's ``allow`` widens what
+    runs unasked, so it applies only once the project is trusted (tools/permission_config.py).
+    """
+
+    allow: list[str] = Field(default_factory=list, max_length=1000)
+    deny: list[str] = Field(default_factory=list, max_length=1000)
+
+
 class SandboxSettings(_Section):
     """``[sandbox]``: how the commands edgar runs are confined (edgar/sandbox, docs/sandbox.md).
 
@@ -128,6 +139,35 @@ class SandboxSettings(_Section):
     mode: Literal["workspace-write", "read-only", "off"] = "workspace-write"
     network: bool = False
     writable: list[str] = Field(default_factory=list, max_length=64)  # more writable dirs
+
+
+class McpServerSettings(_Section):
+    """``[mcp.servers.NAME]``: one MCP server, the same keys as a ``.mcp.json`` entry."""
+
+    type: Literal["stdio", "http"] | None = None   # None: stdio when command is set
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+
+
+class McpSettings(_Section):
+    """``[mcp]``: MCP servers (``edgar/mcp``) and how long edgar waits for them."""
+
+    servers: dict[str, McpServerSettings] = Field(default_factory=dict)
+    startup_timeout: float = Field(15.0, gt=0, le=600)   # seconds per server, in parallel
+    call_timeout: float = Field(120.0, gt=0, le=DAY)     # seconds per tool call
+    trust_read_only_hint: bool = False   # readOnlyHint tools may run in read-only mode
+    network: bool = False                # stdio servers may use the network (sandbox)
+
+
+class HookSettings(_Section):
+    """``[[hooks.EVENT]]``: a command run on a lifecycle event (``edgar/hooks``)."""
+
+    command: str = Field(min_length=1)
+    matcher: str = "*"               # tool-name glob (PreToolUse, PostToolUse)
+    timeout: float = Field(60.0, gt=0, le=DAY)
 
 
 class Settings(_Section):
@@ -142,7 +182,10 @@ class Settings(_Section):
     verify: VerifySettings = Field(default_factory=VerifySettings)
     skills: SkillsSettings = Field(default_factory=SkillsSettings)
     context: ContextSettings = Field(default_factory=ContextSettings)
+    permissions: PermissionsSettings = Field(default_factory=PermissionsSettings)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
+    hooks: dict[str, list[HookSettings]] = Field(default_factory=dict)
 
     def provider(self, name: str) -> ProviderSettings:
         return self.providers.get(name) or ProviderSettings()

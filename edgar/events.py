@@ -32,6 +32,7 @@ ErrorKind = Literal[
     "subagent_failed",
     "output_limit",      # a response cut off at max_tokens (or the context window)
     "refusal",           # the model declined to answer
+    "mcp_error",         # an MCP server answered isError, refused the call, or went away
 ]
 Outcome = Literal["ok", "error", "cancelled"]
 
@@ -154,6 +155,20 @@ class ToolProposed(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ToolOutput(Event):
+    """A running tool has printed ``lines`` lines (``size`` bytes) so far: progress only.
+
+    Invariant: carries counts, never the output's text. The text goes only to the display
+    sink ``cli/setup.py`` wires (the REPL's collapsed tail); learning ignores this event.
+    """
+
+    call_id: str
+    tool: str
+    lines: int = 0
+    size: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ToolFinished(Event):
     """A tool call ended. ``files`` are paths it changed; ``error`` is set iff ``ok`` is false."""
 
@@ -223,7 +238,9 @@ class FactLearned(Event):
 class Notice(Event):
     """Something the person should see that is not model text (a warning, a subscriber failure).
 
-    Invariant: ``message`` is written by edgar, never copied from tool output.
+    Invariant: ``message`` is written by edgar, never copied from tool output. It may quote
+    one bounded, single-line excerpt of what a program the person configured said (an MCP
+    server's last stderr line, a hook's reason): Notices are shown and logged, never learned.
     """
 
     level: Literal["info", "warning", "error"]
@@ -232,8 +249,8 @@ class Notice(Event):
 
 ALL_EVENTS: tuple[type[Event], ...] = (
     PromptTyped, Attached, TurnStarted, QueueDelivered, SkillsActivated, TextDelta,
-    ThinkingDelta, ToolProposed, ToolFinished, VerifyFinished, ModelResponded, Compacted,
-    TurnFinished, FactLearned, Notice,
+    ThinkingDelta, ToolProposed, ToolOutput, ToolFinished, VerifyFinished, ModelResponded,
+    Compacted, TurnFinished, FactLearned, Notice,
 )
 
 

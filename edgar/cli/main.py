@@ -18,14 +18,16 @@ from pathlib import Path
 from edgar import __version__
 
 LEARNING_COMMANDS = ("stats", "history", "import")
-CORE_COMMANDS = ("demo", "init", "memory", "doctor", "trust")
+CORE_COMMANDS = ("demo", "init", "memory", "doctor", "trust", "undo", "diff", "mcp")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    from edgar.cli.suggest import SuggestingParser
+
+    p = SuggestingParser(
         prog="edgar", description="A terminal coding agent that learns only from what you type.",
-        epilog="commands: demo, init, memory, stats, history, import, doctor, trust "
-               "(edgar COMMAND --help)")
+        epilog="commands: demo, init, memory, undo, diff, mcp, stats, history, import, doctor, "
+               "trust, help (edgar help COMMAND)")
     p.add_argument("--version", action="version", version=f"edgar {__version__}")
     p.add_argument("first", nargs="?", metavar="PROMPT",
                    help="start the REPL with PROMPT as the first line typed (with -p, or "
@@ -51,12 +53,20 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] == "help":
+            return _help(argv[1:])
         if argv and argv[0] in LEARNING_COMMANDS:
             return _learning_command(argv)
         if argv and argv[0] in CORE_COMMANDS:
             module = importlib.import_module(f"edgar.cli.{argv[0]}_cmd" if argv[0] != "doctor"
                                              else "edgar.cli.doctor")
             return module.run(argv[1:])
+        from edgar.cli.suggest import mistyped_command
+
+        mistyped = mistyped_command(argv, (*CORE_COMMANDS, *LEARNING_COMMANDS, "help"))
+        if mistyped:
+            print(f"edgar: {mistyped}", file=sys.stderr)
+            return 2
         args = _parser().parse_args(argv)
         from edgar.cli.run import run
 
@@ -66,6 +76,21 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _help(argv: list[str]) -> int:
+    """``edgar help``: the main help; ``edgar help COMMAND``: that command's."""
+    if not argv:
+        _parser().print_help()
+        return 0
+    if argv[0] in (*CORE_COMMANDS, *LEARNING_COMMANDS):
+        return main([argv[0], "--help"])
+    from edgar.cli.suggest import closest
+
+    guess = closest(argv[0], (*CORE_COMMANDS, *LEARNING_COMMANDS))
+    hint = f" — did you mean `edgar help {guess}`?" if guess else ""
+    print(f"edgar: no command {argv[0]!r}{hint}", file=sys.stderr)
+    return 2
 
 
 def _learning_command(argv: list[str]) -> int:

@@ -12,14 +12,16 @@ import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Awaitable, Callable, Literal, TypeVar
 
 from edgar.bus import Bus
 from edgar.config import Settings
+from edgar.core.checkpoints import Checkpoints
+from edgar.core.instructions import NestedInstructions
 from edgar.core.project import ensure_state_dir
 from edgar.core.session import Session
 from edgar.core.sessionlog import SessionLog, sessions_dir
-from edgar.events import Event
+from edgar.events import Event, TurnStarted
 from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
@@ -29,6 +31,7 @@ from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
 LEARNING = "edgar.learning"
+T = TypeVar("T")
 
 
 @dataclass
@@ -42,6 +45,23 @@ class App:
     memory: MemoryStore
     learning: Any = None          # the attached learning handle, or None when not installed
     closers: list[Callable[[], None]] = field(default_factory=list)
+    mcp: Any = None               # edgar.mcp.manager.McpServers when servers are configured
+    hooks: Any = None             # edgar.hooks.runner.Hooks when hooks are configured
+    starts: list[Callable[[], None]] = field(default_factory=list)      # inside the loop
+    async_closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    async def running(self, work: Awaitable[T]) -> T:
+        """Run ``work`` with the session's servers and hooks started, and end them after."""
+        for start in self.starts:
+            start()
+        try:
+            return await work
+        finally:
+            for close in reversed(self.async_closers):
+                try:
+                    await close()
+                except Exception:
+                    pass
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -70,10 +90,38 @@ def config_secrets(settings: Settings) -> list[str]:
     return values
 
 
+def permission_gate(root: Path, settings: Settings, bus: Bus,
+                    confirm: Confirm | None) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules; an "always" rule is saved to the user config."""
+    import sys
+
+    from edgar.config import user_dir
+    from edgar.events import Notice
+    from edgar.tools.permission_config import load_rules, save_allow_rule
+
+    user_config = user_dir() / "config.toml"
+    from edgar.sandbox.trust import trusted
+
+    rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
+    if rules.ignored:
+        print(f"edgar: ignoring the project's [permissions] allow rules until you trust the "
+              f"project (edgar trust): {', '.join(rules.ignored)}", file=sys.stderr)
+
+    def save(rule: str) -> str | None:
+        problem = save_allow_rule(user_config, rule)
+        bus.publish(Notice(level="warning" if problem else "info",
+                           message=problem or f"saved allow rule `{rule}` to {user_config}"))
+        return problem
+
+    return PermissionGate(settings.permission_mode, confirm, allow=rules.allow,
+                          deny=rules.deny, root=root, save=save)
+
+
 def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           session_id: str | None = None, history: list[Message] | None = None,
           no_history: bool = False, no_verify: bool = False,
-          learning: bool = True) -> App:
+          learning: bool = True,
+          on_output: Callable[[str, str], None] | None = None) -> App:
     state = ensure_state_dir(root)
     redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
     log_holder: list[SessionLog] = []
@@ -87,12 +135,17 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     provider = make_provider(settings.model, settings)
     memory = MemoryStore(state / "memory.db", redact=redact)
     session = Session(root=root, settings=settings, bus=bus, provider=provider,
-                      tools=default_tools(), gate=PermissionGate(settings.permission_mode, confirm),
+                      tools=default_tools(), gate=permission_gate(root, settings, bus, confirm),
                       memory=memory, verify_enabled=not no_verify)
     if session_id:
         session.id = session_id
     if history:
         session.messages = list(history)
+    session.nested = NestedInstructions(root, Path.cwd())
+    session.display_output = on_output     # a running command's output, shown as it comes
+    session.checkpoints = Checkpoints(root, state, session.id)
+    bus.subscribe(TurnStarted, session.checkpoints.on_turn_started)
+    session.nested.already_seen(m.text() for m in session.messages)
     path = sessions_dir(state) / f"{session.id}.jsonl"
     if session_id and path.is_file():   # -c/-r: the same system prompt as before (ADR-0042)
         from edgar.core.reminders import PromptState
@@ -108,6 +161,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     session.sandbox = session_sandbox(root, settings, bus, session.id)
     app.closers.append(session.sandbox.close)
     attach_helpers(session, settings, no_verify=no_verify)
+    attach_mcp(app)
+    attach_hooks(app, resumed=bool(history))
     if learning:
         module = load_learning()
         if module is not None:
@@ -136,6 +191,18 @@ def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str) -
     return SessionSandbox(policy, announce)
 
 
+def mcp_sandbox(root: Path, bus: Bus, session_id: str, network: bool) -> SessionSandbox:
+    """The confinement of stdio MCP servers: the project's policy, network as configured."""
+    from edgar.events import Notice
+    from edgar.sandbox import Policy
+
+    def announce(level: Literal["info", "warning"], message: str) -> None:
+        if level == "warning":  # the layers line is the session sandbox's to say
+            bus.publish(Notice(level=level, message=f"mcp: {message}", session_id=session_id))
+
+    return SessionSandbox(lambda: Policy.for_project(root, network=network), announce)
+
+
 def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = False) -> None:
     """Skills (matcher), verify (an after-stop hook) and compaction for one session."""
     import sys
@@ -162,3 +229,75 @@ def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = Fa
     if not no_verify:
         verify.attach(session, settings.verify)
     session.compactor = Compactor(settings, session.bus)
+
+
+def _say_problems(app: App, problems: list[str]) -> None:
+    """Each config problem as a warning Notice once the session runs (its renderer and the
+    ``-p`` printer subscribe after ``build``); the session goes on without that entry."""
+    from edgar.events import Notice
+
+    def say() -> None:
+        for message in problems:
+            app.bus.publish(Notice(level="warning", message=message, session_id=app.session.id))
+
+    if problems:
+        app.starts.insert(0, say)
+
+
+def attach_mcp(app: App) -> None:
+    """MCP servers (``edgar/mcp``) when any is configured; nothing is imported otherwise."""
+    from edgar.mcp.config import any_configured
+
+    settings, session = app.settings, app.session
+    if not any_configured(app.root, settings.mcp.servers):
+        return
+    from edgar.config import user_dir
+    from edgar.mcp.config import load_servers
+    from edgar.mcp.manager import McpServers
+    from edgar.trusted import project_trusted
+
+    problems: list[str] = []
+    specs = load_servers(app.root, user_dir(), settings.mcp.servers, os.environ, problems)
+    _say_problems(app, problems)  # a broken entry is skipped and said; the session goes on
+    if not specs:
+        return
+    mcp = settings.mcp
+    servers = McpServers(specs, root=app.root, tools=session.tools, publish=app.bus.publish,
+                         session_id=session.id, trusted=project_trusted(app.root),
+                         startup_timeout=mcp.startup_timeout, call_timeout=mcp.call_timeout,
+                         trust_read_only_hint=mcp.trust_read_only_hint,
+                         sandbox=mcp_sandbox(app.root, app.bus, session.id, mcp.network))
+    app.mcp = servers
+    app.starts.append(servers.begin)
+    app.async_closers.append(servers.close)
+    session.waits.append(servers.ready)
+
+
+def attach_hooks(app: App, *, resumed: bool = False) -> None:
+    """User hooks (``edgar/hooks``): the guard for the two that may block, bus subscribers
+    for the rest (ADR-0044). Nothing is imported when no hook is configured."""
+    settings, session = app.settings, app.session
+    if not settings.hooks:
+        return
+    from edgar.config import user_dir
+    from edgar.events import ToolFinished, ToolProposed, TurnFinished
+    from edgar.hooks.config import load_hooks
+    from edgar.hooks.runner import Hooks
+    from edgar.trusted import project_trusted
+
+    problems: list[str] = []
+    specs = load_hooks(app.root, user_dir(), settings.hooks, problems)
+    _say_problems(app, problems)
+    if not specs:
+        return
+    hooks = Hooks(specs, root=app.root, session_id=session.id, publish=app.bus.publish,
+                  trusted=project_trusted(app.root), permission_mode=lambda: session.gate.mode,
+                  sandbox=session.sandbox)
+    app.hooks = hooks
+    session.guard = hooks
+    session.waits.append(hooks.drain)
+    app.bus.subscribe(ToolProposed, hooks.on_tool_proposed)
+    app.bus.subscribe(ToolFinished, hooks.on_tool_finished)
+    app.bus.subscribe(TurnFinished, hooks.on_turn_finished)
+    app.starts.append(lambda: hooks.begin(resumed))
+    app.async_closers.append(hooks.close)

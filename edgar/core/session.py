@@ -22,6 +22,8 @@ from edgar.tools.base import Tool
 from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
+    from edgar.core.checkpoints import Checkpoints
+    from edgar.core.instructions import NestedInstructions
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import Fact, MemoryStore
     from edgar.sandbox.session import SessionSandbox
@@ -38,6 +40,16 @@ class SkillSource(Protocol):
 class Compactor(Protocol):
     async def maybe_compact(self, session: "Session", turn: Any) -> None:
         """Summarise older turns when the context passes its threshold."""
+
+
+class Guard(Protocol):
+    """User hooks that may say no (ADR-0044): before a prompt is sent, before a tool runs."""
+
+    async def before_prompt(self, text: str) -> str | None:
+        """None to send the prompt, else why it is not sent (the person sees it)."""
+
+    async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
+        """None to go on, else the reason the call is refused (the model sees it)."""
 
 
 # After the model stops: returns a user message to continue the turn with (a fix round),
@@ -66,9 +78,15 @@ class Session:
     memory: "MemoryStore | None" = None
     skills: SkillSource | None = None
     compactor: Compactor | None = None
+    nested: "NestedInstructions | None" = None   # instruction files of touched dirs
+    checkpoints: "Checkpoints | None" = None      # copies of changed files, for /undo
+    display_output: Callable[[str, str], None] | None = None  # (call id, text): the screen only
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
     sandbox: "SessionSandbox | None" = None   # how this session's commands run
+    guard: Guard | None = None
+    # awaited before every model call: MCP servers still starting, hooks still running
+    waits: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     cost: float = 0.0
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)
@@ -79,6 +97,11 @@ class Session:
         self.messages.append(message)
         if self.log is not None:
             self.log.message(message)
+
+    async def ready(self) -> None:
+        """Wait for background work the next model call depends on (tools, formatters)."""
+        for wait in list(self.waits):
+            await wait()
 
     def facts(self) -> list["Fact"]:
         """Active facts for the system prompt (newest first, within the budget)."""

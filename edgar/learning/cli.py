@@ -121,7 +121,7 @@ def history(argv: list[str]) -> int:
     dist.add_argument("--dry-run", action="store_true", help="print proposals, store nothing")
     args = p.parse_args(argv)
     root, state, settings = _project()
-    from edgar.learning.history import History, distill
+    from edgar.learning.history import History, distill_counted
 
     entries = History(state).entries()
     if not entries:
@@ -139,15 +139,16 @@ def history(argv: list[str]) -> int:
         else:
             sys.stdout.write(text)
         return 0
-    proposals = distill(entries)
+    counted = distill_counted(entries)
+    proposals = [text for text, _ in counted]
     if not proposals:
         print(f"nothing repeats often enough in {len(entries)} entries to propose a fact")
         return 0
     stored = 0
     if not args.dry_run:
         stored = _store_proposals(state, settings, proposals)
-    for text in proposals:
-        print(f"- {text}")
+    for text, seen in counted:
+        print(f"- {text} ({seen})")  # the evidence, shown, never part of the fact
     if args.dry_run:
         print(f"{len(proposals)} proposal(s); nothing stored (--dry-run)")
     else:

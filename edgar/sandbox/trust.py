@@ -64,6 +64,7 @@ GATES: tuple[Gate, ...] = (
     Gate("providers.*.headers", _always, "adds these headers to every provider request"),
     Gate("hooks", _always, "runs these commands on edgar's events"),
     Gate("mcp", _always, "starts these MCP servers"),
+    Gate("permissions.allow", lambda v: bool(v), "lets these tool calls run without asking"),
 )
 GATED_KEYS: tuple[str, ...] = tuple(g.key for g in GATES)
 

@@ -15,14 +15,13 @@ Guarantees:
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Protocol
 
 from edgar.events import ErrorRecord
 from edgar.providers.base import ToolResultBlock, ToolSpec
-from edgar.schema import json_schema
+from edgar.schema import json_schema, validate
 
 if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
@@ -76,6 +75,23 @@ class ToolOutcome:
     files: tuple[str, ...] = ()
 
 
+class ChangeRecorder(Protocol):
+    """What the harness tells before a change (core/checkpoints.py keeps copies for undo)."""
+
+    def before_write(self, path: str) -> None: ...
+
+    async def before_shell(self) -> None: ...
+
+    async def after_shell(self) -> None: ...
+
+
+class ToolGuard(Protocol):
+    """A decision point beside the permission check (user hooks, ADR-0044)."""
+
+    async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
+        """None to go on, else the reason the call is refused (the model sees it)."""
+
+
 @dataclass
 class ToolContext:
     root: Path
@@ -85,9 +101,14 @@ class ToolContext:
     env: dict[str, str] = field(default_factory=lambda: strip_env(os.environ))
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
-    permission: PermissionGate | None = None
+    permission: "PermissionGate | None" = None
+    checkpoint: ChangeRecorder | None = None
+    # where a running tool's output is shown as it arrives: (call id, text) -> None
+    on_output: Callable[[str, str], None] | None = None
+    output: Callable[[str], None] | None = None   # set by the harness for the running call
     # how commands run (edgar/sandbox); None: the default confined policy for ``root``
-    sandbox: SessionSandbox | None = None
+    sandbox: "SessionSandbox | None" = None
+    guard: ToolGuard | None = None
 
 
 class Tool:
@@ -102,6 +123,10 @@ class Tool:
             cached = _SPECS[type(self)] = ToolSpec(self.name, self.description,
                                                    json_schema(self.Args))
         return cached
+
+    def parse(self, raw: Any) -> Any:
+        """The model's arguments checked and built; ``SchemaError`` when they are wrong."""
+        return validate(self.Args, raw)
 
     def summary(self, args: dict[str, Any]) -> str:
         """One line for the person: what this call will do."""
