@@ -141,6 +141,35 @@ class SandboxSettings(_Section):
     writable: list[str] = Field(default_factory=list, max_length=64)  # more writable dirs
 
 
+class McpServerSettings(_Section):
+    """``[mcp.servers.NAME]``: one MCP server, the same keys as a ``.mcp.json`` entry."""
+
+    type: Literal["stdio", "http"] | None = None   # None: stdio when command is set
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+
+
+class McpSettings(_Section):
+    """``[mcp]``: MCP servers (``edgar/mcp``) and how long edgar waits for them."""
+
+    servers: dict[str, McpServerSettings] = Field(default_factory=dict)
+    startup_timeout: float = Field(15.0, gt=0, le=600)   # seconds per server, in parallel
+    call_timeout: float = Field(120.0, gt=0, le=DAY)     # seconds per tool call
+    trust_read_only_hint: bool = False   # readOnlyHint tools may run in read-only mode
+    network: bool = False                # stdio servers may use the network (sandbox)
+
+
+class HookSettings(_Section):
+    """``[[hooks.EVENT]]``: a command run on a lifecycle event (``edgar/hooks``)."""
+
+    command: str = Field(min_length=1)
+    matcher: str = "*"               # tool-name glob (PreToolUse, PostToolUse)
+    timeout: float = Field(60.0, gt=0, le=DAY)
+
+
 class Settings(_Section):
     """Everything edgar is configured with; top-level keys and one field per section."""
 
@@ -155,6 +184,8 @@ class Settings(_Section):
     context: ContextSettings = Field(default_factory=ContextSettings)
     permissions: PermissionsSettings = Field(default_factory=PermissionsSettings)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
+    hooks: dict[str, list[HookSettings]] = Field(default_factory=dict)
 
     def provider(self, name: str) -> ProviderSettings:
         return self.providers.get(name) or ProviderSettings()

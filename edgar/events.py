@@ -32,6 +32,7 @@ ErrorKind = Literal[
     "subagent_failed",
     "output_limit",      # a response cut off at max_tokens (or the context window)
     "refusal",           # the model declined to answer
+    "mcp_error",         # an MCP server answered isError, refused the call, or went away
 ]
 Outcome = Literal["ok", "error", "cancelled"]
 
@@ -237,7 +238,9 @@ class FactLearned(Event):
 class Notice(Event):
     """Something the person should see that is not model text (a warning, a subscriber failure).
 
-    Invariant: ``message`` is written by edgar, never copied from tool output.
+    Invariant: ``message`` is written by edgar, never copied from tool output. It may quote
+    one bounded, single-line excerpt of what a program the person configured said (an MCP
+    server's last stderr line, a hook's reason): Notices are shown and logged, never learned.
     """
 
     level: Literal["info", "warning", "error"]

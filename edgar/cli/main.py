@@ -18,7 +18,7 @@ from pathlib import Path
 from edgar import __version__
 
 LEARNING_COMMANDS = ("stats", "history", "import")
-CORE_COMMANDS = ("demo", "init", "memory", "doctor", "trust", "undo", "diff")
+CORE_COMMANDS = ("demo", "init", "memory", "doctor", "trust", "undo", "diff", "mcp")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = SuggestingParser(
         prog="edgar", description="A terminal coding agent that learns only from what you type.",
-        epilog="commands: demo, init, memory, undo, diff, stats, history, import, doctor, "
+        epilog="commands: demo, init, memory, undo, diff, mcp, stats, history, import, doctor, "
                "trust, help (edgar help COMMAND)")
     p.add_argument("--version", action="version", version=f"edgar {__version__}")
     p.add_argument("first", nargs="?", metavar="PROMPT",

@@ -384,7 +384,7 @@ def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | N
     repl.app = app
     app.bus.subscribe(Event, repl.renderer)
     try:
-        return asyncio.run(repl.interactive(first) if interactive
-                           else repl.lines(sys.stdin, first))
+        return asyncio.run(app.running(repl.interactive(first) if interactive
+                                       else repl.lines(sys.stdin, first)))
     finally:
         app.close()

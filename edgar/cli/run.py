@@ -130,7 +130,7 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) 
                 no_history=args.no_history, no_verify=args.no_verify)
     attached = attached + command_attachment(app, prompt or "")
     try:
-        return asyncio.run(run_prompt(app, prompt, attached, args.output_format))
+        return asyncio.run(app.running(run_prompt(app, prompt, attached, args.output_format)))
     finally:
         app.close()
 

@@ -1,8 +1,8 @@
 """``edgar -r``: the project's sessions, newest first, and finding one by an id prefix.
 
 Guarantees: read-only (a damaged line is skipped, never fatal); each row has the id, the
-date of its last write, its turns (``TurnFinished`` at depth 0) and the first text of its
-first user message (the first prompt, as logged, so redacted); ``find`` accepts a unique id prefix and says when a prefix is
+date of its last write, its turns (``TurnFinished`` at depth 0) and its first typed prompt
+(as logged, so redacted); ``find`` accepts a unique id prefix and says when a prefix is
 ambiguous or matches nothing.
 """
 
@@ -12,6 +12,10 @@ import datetime
 import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from edgar.events import PromptTyped
+
+TYPED = PromptTyped.__name__  # the session log's record type for a typed line
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,8 @@ def summary(path: Path) -> Row:
                 kind = record.get("type")
                 if kind == "TurnFinished" and not record.get("depth"):
                     turns += 1
+                elif kind == TYPED and not first and not record.get("depth"):
+                    first = str(record.get("text") or "")
                 elif not first and record.get("kind") == "message" and record.get("role") == "user":
                     blocks = record.get("content") or []
                     texts = [b.get("text", "") for b in blocks if isinstance(b, dict)

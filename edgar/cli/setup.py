@@ -12,7 +12,7 @@ import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Awaitable, Callable, Literal, TypeVar
 
 from edgar.bus import Bus
 from edgar.config import Settings
@@ -31,6 +31,7 @@ from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
 LEARNING = "edgar.learning"
+T = TypeVar("T")
 
 
 @dataclass
@@ -44,6 +45,23 @@ class App:
     memory: MemoryStore
     learning: Any = None          # the attached learning handle, or None when not installed
     closers: list[Callable[[], None]] = field(default_factory=list)
+    mcp: Any = None               # edgar.mcp.manager.McpServers when servers are configured
+    hooks: Any = None             # edgar.hooks.runner.Hooks when hooks are configured
+    starts: list[Callable[[], None]] = field(default_factory=list)      # inside the loop
+    async_closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    async def running(self, work: Awaitable[T]) -> T:
+        """Run ``work`` with the session's servers and hooks started, and end them after."""
+        for start in self.starts:
+            start()
+        try:
+            return await work
+        finally:
+            for close in reversed(self.async_closers):
+                try:
+                    await close()
+                except Exception:
+                    pass
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -143,6 +161,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     session.sandbox = session_sandbox(root, settings, bus, session.id)
     app.closers.append(session.sandbox.close)
     attach_helpers(session, settings, no_verify=no_verify)
+    attach_mcp(app)
+    attach_hooks(app, resumed=bool(history))
     if learning:
         module = load_learning()
         if module is not None:
@@ -171,6 +191,18 @@ def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str) -
     return SessionSandbox(policy, announce)
 
 
+def mcp_sandbox(root: Path, bus: Bus, session_id: str, network: bool) -> SessionSandbox:
+    """The confinement of stdio MCP servers: the project's policy, network as configured."""
+    from edgar.events import Notice
+    from edgar.sandbox import Policy
+
+    def announce(level: Literal["info", "warning"], message: str) -> None:
+        if level == "warning":  # the layers line is the session sandbox's to say
+            bus.publish(Notice(level=level, message=f"mcp: {message}", session_id=session_id))
+
+    return SessionSandbox(lambda: Policy.for_project(root, network=network), announce)
+
+
 def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = False) -> None:
     """Skills (matcher), verify (an after-stop hook) and compaction for one session."""
     import sys
@@ -197,3 +229,75 @@ def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = Fa
     if not no_verify:
         verify.attach(session, settings.verify)
     session.compactor = Compactor(settings, session.bus)
+
+
+def _say_problems(app: App, problems: list[str]) -> None:
+    """Each config problem as a warning Notice once the session runs (its renderer and the
+    ``-p`` printer subscribe after ``build``); the session goes on without that entry."""
+    from edgar.events import Notice
+
+    def say() -> None:
+        for message in problems:
+            app.bus.publish(Notice(level="warning", message=message, session_id=app.session.id))
+
+    if problems:
+        app.starts.insert(0, say)
+
+
+def attach_mcp(app: App) -> None:
+    """MCP servers (``edgar/mcp``) when any is configured; nothing is imported otherwise."""
+    from edgar.mcp.config import any_configured
+
+    settings, session = app.settings, app.session
+    if not any_configured(app.root, settings.mcp.servers):
+        return
+    from edgar.config import user_dir
+    from edgar.mcp.config import load_servers
+    from edgar.mcp.manager import McpServers
+    from edgar.trusted import project_trusted
+
+    problems: list[str] = []
+    specs = load_servers(app.root, user_dir(), settings.mcp.servers, os.environ, problems)
+    _say_problems(app, problems)  # a broken entry is skipped and said; the session goes on
+    if not specs:
+        return
+    mcp = settings.mcp
+    servers = McpServers(specs, root=app.root, tools=session.tools, publish=app.bus.publish,
+                         session_id=session.id, trusted=project_trusted(app.root),
+                         startup_timeout=mcp.startup_timeout, call_timeout=mcp.call_timeout,
+                         trust_read_only_hint=mcp.trust_read_only_hint,
+                         sandbox=mcp_sandbox(app.root, app.bus, session.id, mcp.network))
+    app.mcp = servers
+    app.starts.append(servers.begin)
+    app.async_closers.append(servers.close)
+    session.waits.append(servers.ready)
+
+
+def attach_hooks(app: App, *, resumed: bool = False) -> None:
+    """User hooks (``edgar/hooks``): the guard for the two that may block, bus subscribers
+    for the rest (ADR-0044). Nothing is imported when no hook is configured."""
+    settings, session = app.settings, app.session
+    if not settings.hooks:
+        return
+    from edgar.config import user_dir
+    from edgar.events import ToolFinished, ToolProposed, TurnFinished
+    from edgar.hooks.config import load_hooks
+    from edgar.hooks.runner import Hooks
+    from edgar.trusted import project_trusted
+
+    problems: list[str] = []
+    specs = load_hooks(app.root, user_dir(), settings.hooks, problems)
+    _say_problems(app, problems)
+    if not specs:
+        return
+    hooks = Hooks(specs, root=app.root, session_id=session.id, publish=app.bus.publish,
+                  trusted=project_trusted(app.root), permission_mode=lambda: session.gate.mode,
+                  sandbox=session.sandbox)
+    app.hooks = hooks
+    session.guard = hooks
+    session.waits.append(hooks.drain)
+    app.bus.subscribe(ToolProposed, hooks.on_tool_proposed)
+    app.bus.subscribe(ToolFinished, hooks.on_tool_finished)
+    app.bus.subscribe(TurnFinished, hooks.on_turn_finished)
+    app.starts.append(lambda: hooks.begin(resumed))
+    app.async_closers.append(hooks.close)

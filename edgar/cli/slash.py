@@ -1,5 +1,5 @@
 """Slash commands of the REPL: ``/help``, ``/exit``, ``/clear``, ``/model``, ``/mode``, ``/cost``,
-``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``.
+``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``, ``/mcp``.
 
 Guarantees:
 - A line is a command iff ``is_command`` says so (``/word`` with a known or path-free
@@ -259,3 +259,12 @@ async def _diff(host: Host, arg: str) -> None:
         style = ("bold" if row.startswith(("---", "+++")) else
                  {"+": "green", "-": "red", "@": "cyan"}.get(row[:1], ""))
         host.say(row, style)
+
+
+@command("mcp", "/mcp", "MCP servers: state and tool counts")
+def _mcp(host: Host, arg: str) -> None:
+    from edgar.cli.mcp_cmd import format_rows
+
+    servers = getattr(host.app, "mcp", None)
+    for line in format_rows(servers.rows() if servers is not None else []):
+        host.say(line)

@@ -40,7 +40,8 @@ def _system_name() -> str:
     return platform.system()
 
 
-def system_prompt(root: Path, facts: Iterable[str | FactLike] = (), skills: Iterable[tuple[str, str]] = (),
+def system_prompt(root: Path, facts: Iterable[str | FactLike] = (),
+                  skills: Iterable[tuple[str, str]] = (),
                   today: datetime.date | None = None) -> str:
     day = (today or datetime.date.today()).isoformat()
     sections = [BASE, f"Project root: {root}\nPlatform: {_system_name()}\nToday: {day}"]

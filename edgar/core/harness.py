@@ -16,7 +16,7 @@ from typing import Callable
 
 from edgar.events import ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed
 from edgar.providers.base import ToolCall, ToolResultBlock
-from edgar.schema import SchemaError, validate
+from edgar.schema import SchemaError
 from edgar.tools.base import Tool, ToolContext, ToolFailure, resolve
 
 
@@ -96,7 +96,7 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
         if call.input is None:
             raise ToolFailure("validation", "the tool arguments were not valid JSON")
         try:
-            parsed = validate(tool.Args, call.input)
+            parsed = tool.parse(call.input)
         except SchemaError as exc:
             raise ToolFailure("validation", _validation_text(exc)) from None
         path = getattr(parsed, "path", None)
@@ -105,6 +105,10 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
         if ctx.permission is not None:
             refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(call.input),
                                                  call.input)
+            if refusal:
+                raise ToolFailure("denied", refusal)
+        if ctx.guard is not None:  # user hooks (PreToolUse) decide beside the permission check
+            refusal = await ctx.guard.before_tool(tool.name, call.input)
             if refusal:
                 raise ToolFailure("denied", refusal)
         ctx.output = _Progress(call.id, call.name, ctx, publish, where).feed

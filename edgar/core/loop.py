@@ -98,6 +98,12 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
     ``turn_id`` is the id the caller already gave the turn's ``PromptTyped``; without one
     the turn gets a fresh id.
     """
+    if depth == 0 and session.guard is not None:
+        refusal = await session.guard.before_prompt(text)
+        if refusal is not None:  # a UserPromptSubmit hook said no: nothing is sent or kept
+            session.bus.publish(Notice(level="warning", message=refusal, session_id=session.id))
+            return TurnResult(turn_id or new_id(), "error", "", Usage(), 0.0, 0.0, 0, (), (),
+                              refusal, ErrorRecord("hook", "denied"))
     own_history = messages is None
     history = session.messages if own_history else messages
     turn = _Turn(id=turn_id or new_id(), depth=depth)
@@ -215,6 +221,7 @@ def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
 async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
                       where: dict[str, Any]) -> tuple[list[ToolCall], Finished | None]:
     publish = session.bus.publish
+    await session.ready()
     request = ModelRequest(
         system=reminders.system(session),
         messages=list(history),
@@ -235,7 +242,8 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
                 finished = item
     turn.reply = None
     model = finished.model if finished and finished.model else session.provider.model
-    _account(session, turn, model, finished.usage if finished else Usage(reported=False), where)
+    _account(session, turn, model, finished.usage if finished else Usage(reported=False), where,
+             finished.billed_usd if finished else None)
     blocks = reply.blocks()
     answer = reply.text()
     if answer.strip():
@@ -246,11 +254,14 @@ async def _model_step(session: Session, turn: _Turn, history: list[Message], app
 
 
 def _account(session: Session, turn: _Turn, model: str, usage: Usage,
-             where: dict[str, Any]) -> None:
-    """Add one response's usage and cost to the turn and the session, and publish it."""
+             where: dict[str, Any], billed: float | None = None) -> None:
+    """Add one response's usage and cost to the turn and the session, and publish it. The price
+    table decides the cost; a server's own figure (OpenRouter) fills in when it has no price."""
     publish = session.bus.publish
     turn.model_calls += 1
     cost = prices.cost(model, usage)
+    if cost is None and billed is not None:
+        cost = billed
     turn.usage = turn.usage + usage
     session.usage = session.usage + usage
     if cost is None:
@@ -299,7 +310,8 @@ def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
                       depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
-                      checkpoint=session.checkpoints, on_output=session.display_output)
+                      checkpoint=session.checkpoints, on_output=session.display_output,
+                      guard=session.guard)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)

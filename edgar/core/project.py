@@ -6,6 +6,7 @@ cwd; edgar's per-project state lives in ``<root>/.edgar``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 GITIGNORE = """# edgar's per-project state: one person's sessions, not the team's
@@ -34,9 +35,10 @@ def state_dir(root: Path) -> Path:
 
 
 def ensure_state_dir(root: Path) -> Path:
-    """Create ``.edgar/`` (and its .gitignore) on first use."""
+    """Create ``.edgar/`` (and its .gitignore) on first use; it is 0700, also when it existed."""
     path = state_dir(root)
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
     ignore = path / ".gitignore"
     if not ignore.exists():
         ignore.write_text(GITIGNORE, encoding="utf-8")

@@ -42,6 +42,16 @@ class Compactor(Protocol):
         """Summarise older turns when the context passes its threshold."""
 
 
+class Guard(Protocol):
+    """User hooks that may say no (ADR-0044): before a prompt is sent, before a tool runs."""
+
+    async def before_prompt(self, text: str) -> str | None:
+        """None to send the prompt, else why it is not sent (the person sees it)."""
+
+    async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
+        """None to go on, else the reason the call is refused (the model sees it)."""
+
+
 # After the model stops: returns a user message to continue the turn with (a fix round),
 # or None. Used by verify (issue 7).
 AfterStop = Callable[["Session", Any], Awaitable[str | None]]
@@ -74,6 +84,9 @@ class Session:
     after_stop: list[AfterStop] = field(default_factory=list)
     verify_enabled: bool = True
     sandbox: "SessionSandbox | None" = None   # how this session's commands run
+    guard: Guard | None = None
+    # awaited before every model call: MCP servers still starting, hooks still running
+    waits: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     cost: float = 0.0
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)
@@ -84,6 +97,11 @@ class Session:
         self.messages.append(message)
         if self.log is not None:
             self.log.message(message)
+
+    async def ready(self) -> None:
+        """Wait for background work the next model call depends on (tools, formatters)."""
+        for wait in list(self.waits):
+            await wait()
 
     def facts(self) -> list["Fact"]:
         """Active facts for the system prompt (newest first, within the budget)."""

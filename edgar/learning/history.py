@@ -51,7 +51,7 @@ def entry(run, redact: Callable[[str], str] = lambda s: s) -> str:
     """The six lines (and the blank separator) for one finished run."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started))
     # a name of only whitespace would fold to nothing and leave "- files:" without its value
-    named = [name for name in map(_one_line, run.files) if name]
+    named = [redact(name) for name in map(_one_line, run.files) if name]
     files = named[:MAX_FILES]
     if len(named) > MAX_FILES:
         files.append(f"and {len(named) - MAX_FILES} more")
@@ -61,8 +61,9 @@ def entry(run, redact: Callable[[str], str] = lambda s: s) -> str:
         ended += ", verify " + ("passed" if run.verify_passed else "failed")
     lines = [
         f"## {when} · session {run.session_id or '-'}",
-        f"- asked: {condense(run.prompt) or '(nothing typed)'}",
-        f"- said: {condense(run.said) or '(no answer)'}",
+        # redact first, then condense: a cut must never leave half a secret for redact to miss
+        f"- asked: {condense(redact(run.prompt)) or '(nothing typed)'}",
+        f"- said: {condense(redact(run.said)) or '(no answer)'}",
         f"- did: {run.shape}",
         f"- files: {', '.join(files) or '(none)'}",
         f"- ended: {ended}",
@@ -119,6 +120,7 @@ class History:
             if size and size + len(data) > self.cap:
                 os.replace(self.path, self.old)
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.fchmod(fd, 0o600)
             try:
                 os.write(fd, data)   # one write of the whole entry
             finally:

@@ -37,11 +37,12 @@ import os
 import sqlite3
 import time
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
 from edgar.learning.experience import SAID, Experience, Run
-from edgar.learning.learner import extract
+from edgar.learning.learner import extract as _extract
 from edgar.storage.db import DB
 from edgar.transcripts.cc_projects import project_of
 from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
@@ -79,6 +80,13 @@ COLUMNS = ("file", "line", "end_line", "session_id", "timestamp", "question", "f
            "answer", "evidence", "tools", "replies", "tool_results", "open", "updated")
 UPSERT = (f"INSERT OR REPLACE INTO exchanges({', '.join(COLUMNS)}) "
           f"VALUES ({', '.join(':' + c for c in COLUMNS)})")
+
+
+@lru_cache(maxsize=4096)
+def extract(text: str) -> str | None:
+    """``learner.extract``, remembered for the words typed most recently: a history repeats
+    many messages ("continue", "yes", "/compact"), and the function is pure."""
+    return _extract(text)
 
 
 def _parse_mark(text: str) -> ScanMark | None:
@@ -157,8 +165,24 @@ def exchange_row(ex: Exchange, redact: Callable[[str], str]) -> dict:
     }
 
 
+def _stored(path: str) -> str:
+    """A path as the store keeps it: redacted, like every other text (a directory name can
+    hold a token). Patterns only, no settings to load: a re-run stays cheap."""
+    from edgar.redact import redact
+
+    return redact(path)
+
+
+class _ByPath(dict):
+    """Marks keyed by stored (redacted) path, looked up by the real one."""
+
+    def get(self, path, default=None):  # type: ignore[override]
+        return super().get(_stored(path), default)
+
+
 class ImportStore(DB):
-    """``.edgar/imports.db``: scan marks and exchanges of imported transcripts."""
+    """``.edgar/imports.db``: scan marks and exchanges of imported transcripts. Paths are
+    stored redacted (``_stored``) and looked up the same way."""
 
     SCHEMA = SCHEMA
 
@@ -168,7 +192,7 @@ class ImportStore(DB):
 
     def mark(self, path: str) -> ScanMark | None:
         """One file's mark (None: never read, or no longer parses)."""
-        rows = self.query("SELECT mark FROM files WHERE path = ?", (path,))
+        rows = self.query("SELECT mark FROM files WHERE path = ?", (_stored(path),))
         return _parse_mark(rows[0]["mark"]) if rows else None
 
     def dirs(self) -> dict[str, str]:
@@ -178,7 +202,7 @@ class ImportStore(DB):
     def save_dir(self, path: str, digest: str) -> None:
         with self.write() as conn:
             conn.execute("INSERT OR REPLACE INTO dirs(path, digest, updated) VALUES (?, ?, ?)",
-                         (path, digest, time.time()))
+                         (_stored(path), digest, time.time()))
 
     def save(self, rows: Iterable[dict], file: str | None = None,
              mark: ScanMark | None = None) -> None:
@@ -187,7 +211,7 @@ class ImportStore(DB):
             conn.executemany(UPSERT, rows)
             if file is not None and mark is not None:
                 conn.execute("INSERT OR REPLACE INTO files(path, mark, updated) VALUES (?, ?, ?)",
-                             (file, mark.to_json(), time.time()))
+                             (_stored(file), mark.to_json(), time.time()))
 
 
 def read_marks(path: Path) -> tuple[dict[str, ScanMark], dict[str, str]]:
@@ -229,7 +253,8 @@ class DrySink:
     """Counts what an import would propose; writes nothing."""
 
     def __init__(self, state: Path) -> None:
-        self.marks, self.dirs = read_marks(state / "imports.db")
+        marks, dirs = read_marks(state / "imports.db")
+        self.marks, self.dirs = _ByPath(marks), _ByPath(dirs)
         self.facts: set[str] = set()
 
     def typed(self, t: Typed) -> None:
@@ -269,7 +294,7 @@ class StoreSink:
         self.settings = settings
         self.store = ImportStore(self.state / "imports.db")
         self.marks = _Marks(self.store)
-        self.dirs = self.store.dirs()
+        self.dirs = _ByPath(self.store.dirs())
         self.proposals = 0
         self.runs: list[Run] = []
         self.rows: list[dict] = []

@@ -5,6 +5,8 @@ Guarantees:
   also sets ``PRAGMA user_version = i + 1``, so a database is never half-migrated.
 - WAL journal, a busy timeout, and ``BEGIN IMMEDIATE`` for every write: concurrent edgar
   processes on one project wait for each other instead of failing or corrupting the file.
+- The database file and its -wal/-shm are 0600 (every store holds text from a session),
+  created so and tightened when they existed before; SQLite gives -wal/-shm the file's mode.
 - Opening never fails for contention: the WAL switch and the migrations of a brand-new file,
   opened by many processes at once, are retried (``retry_busy``) up to the busy timeout.
 - A kill -9 at any point leaves the database consistent (SQLite's own guarantee under WAL
@@ -13,6 +15,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -23,6 +26,16 @@ from typing import Callable, ClassVar, Iterator, TypeVar
 T = TypeVar("T")
 
 
+def private(path: Path) -> None:
+    """Create ``path`` 0600 if missing; make it and its -wal/-shm 0600 if they exist."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            os.chmod(p, 0o600)
+        except FileNotFoundError:
+            pass
+
+
 class DB:
     SCHEMA: ClassVar[list[str]] = []
     BUSY_TIMEOUT_MS: ClassVar[int] = 30_000
@@ -31,6 +44,7 @@ class DB:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            private(self.path)
         self._lock = threading.RLock()
         self.conn = sqlite3.connect(
             str(path), timeout=self.BUSY_TIMEOUT_MS / 1000, isolation_level=None,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, P
 
 from edgar.events import ErrorRecord
 from edgar.providers.base import ToolResultBlock, ToolSpec
-from edgar.schema import json_schema
+from edgar.schema import json_schema, validate
 
 if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
@@ -74,6 +74,13 @@ class ChangeRecorder(Protocol):
     async def after_shell(self) -> None: ...
 
 
+class ToolGuard(Protocol):
+    """A decision point beside the permission check (user hooks, ADR-0044)."""
+
+    async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
+        """None to go on, else the reason the call is refused (the model sees it)."""
+
+
 @dataclass
 class ToolContext:
     root: Path
@@ -90,6 +97,7 @@ class ToolContext:
     output: Callable[[str], None] | None = None   # set by the harness for the running call
     # how commands run (edgar/sandbox); None: the default confined policy for ``root``
     sandbox: "SessionSandbox | None" = None
+    guard: ToolGuard | None = None
 
 
 class Tool:
@@ -104,6 +112,10 @@ class Tool:
             cached = _SPECS[type(self)] = ToolSpec(self.name, self.description,
                                                    json_schema(self.Args))
         return cached
+
+    def parse(self, raw: Any) -> Any:
+        """The model's arguments checked and built; ``SchemaError`` when they are wrong."""
+        return validate(self.Args, raw)
 
     def summary(self, args: dict[str, Any]) -> str:
         """One line for the person: what this call will do."""

@@ -287,7 +287,7 @@ class Builder:
             if m.line > self.after:
                 self._acc(m.session).add(m, reply)
 
-    def _assistant(self, record: dict, line: int, offset: int, session: str) -> None:
+    def _assistant(self, record: dict, line: int, offset: int, session: str, ts: object) -> None:
         message = record["message"]
         side = self.sidechain or bool(record.get("isSidechain"))
         model = message.get("model")
@@ -305,7 +305,6 @@ class Builder:
             if ex is not None:
                 if line > ex.end_line:
                     ex.end_line = line
-                ts = record.get("timestamp")
                 if type(ts) is str:
                     ex.ended = ts
                 exchange_id = ex.id
@@ -382,7 +381,7 @@ class Builder:
                 tally.first = ts
             tally.last = ts
         if kind == "assistant":     # (the most common record first)
-            self._assistant(record, line, offset, sid or self.session or self.default_session)
+            self._assistant(record, line, offset, sid or self.session or self.default_session, ts)
         elif kind == "user":
             v = classify(record, sidechain=self.sidechain)
             if v is not None and v.typed:

@@ -36,6 +36,7 @@ class OpenMessages:
     def __init__(self) -> None:
         self.msgs: OrderedDict[tuple, Merged] = OrderedDict()
         self.done: OrderedDict[tuple, None] = OrderedDict()
+        self.last: Merged | None = None  # the message fed last (already the newest in msgs)
 
     def add(self, record: dict, message: dict, model: str | None, line: int, offset: int,
             exchange_id: int | None, side: bool, session: str) -> list[Merged] | None:
@@ -46,6 +47,10 @@ class OpenMessages:
             message_id = None
         mid = message_id or _str(record.get("requestId")) or _str(record.get("uuid")) or f"line {line}"
         key = (exchange_id, side, mid)
+        last = self.last
+        if last is not None and last.key == key:
+            last.add(record, message, model)   # the usual case: the next block of the same message
+            return None
         if key in self.done:
             return None  # a late sibling of a finished message: its usage was counted
         msgs = self.msgs
@@ -54,6 +59,7 @@ class OpenMessages:
             m = msgs[key] = Merged(key, exchange_id, session, line, offset, message_id)
         else:
             msgs.move_to_end(key)
+        self.last = m
         m.add(record, message, model)
         if len(msgs) <= MAX_OPEN:
             return None
@@ -72,6 +78,8 @@ class OpenMessages:
         return [(m.offset, m.line - 1) for m in self.msgs.values()]
 
     def _done(self, m: Merged) -> Merged:
+        if m is self.last:
+            self.last = None
         self.done[m.key] = None
         if len(self.done) > _RECENT:
             self.done.popitem(last=False)

@@ -130,7 +130,8 @@ def test_bytes_that_are_not_utf8_never_make_a_traceback(project, env, tmp_path):
                            cwd=project, env=env, input=b"\xff\xfe always trust \x80 evil\n",
                            capture_output=True, timeout=60)
     assert piped.returncode == 0 and b"Traceback" not in piped.stderr, piped.stderr
-    argv = subprocess.run([sys.executable, "-m", "edgar", "-p", b"always use tabs \xff in Makefiles",
+    argv = subprocess.run([sys.executable, "-m", "edgar", "-p",
+                           b"always use tabs \xff in Makefiles",
                            "--model", f"scripted:{s}"], cwd=project, env=env, input=b"",
                           capture_output=True, timeout=60)
     assert argv.returncode == 0 and b"Traceback" not in argv.stderr, argv.stderr

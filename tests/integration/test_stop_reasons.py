@@ -151,3 +151,11 @@ def test_a_wrong_typed_field_ends_the_turn_in_error_and_its_row_is_kept(server, 
     (end,) = [e for e in events if isinstance(e, TurnFinished)]
     assert end.outcome == "error" and end.error.kind == "provider_http"
     assert result.usage.input_tokens == 7   # what the call had reported is kept
+
+
+def test_openrouter_usage_accounting_gives_cost_and_cache_reads(server, provider_env, project):
+    server.openai(stream("openai_openrouter_usage"))
+    result, _, _ = run(project, "openai:z-ai/glm-9-unlisted")
+    assert result.outcome == "ok"
+    assert (result.usage.input_tokens, result.usage.cache_read_tokens) == (1104, 4096)
+    assert result.cost == pytest.approx(0.00123)   # no price in the table: the server's figure

@@ -1,0 +1,95 @@
+"""Running one hook command: JSON on stdin, exit code and bounded output back.
+
+Guarantees:
+- The command runs through ``edgar.spawn`` (``/bin/sh -c``, sandboxed like a shell call, own
+  process group, built environment with ``CLAUDE_PROJECT_DIR``/``EDGAR_PROJECT_DIR`` set) at
+  the project root.
+- At most ``OUTPUT_LIMIT`` bytes of stdout and of stderr are kept; the rest is read and
+  dropped, so a hook printing 10 MB neither blocks nor fills memory.
+- A hook that outlives its timeout is killed with its whole process group and reported
+  as ``timed_out``; a command that cannot start is exit code 127, never an exception.
+- ``verdict`` reads Claude Code's contract: exit 2 blocks with stderr as the reason; exit 0
+  with JSON ``{"decision": "block", "reason": …}`` or ``hookSpecificOutput.permissionDecision
+  == "deny"`` blocks too; any other exit code is a warning, never a block.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from edgar.spawn import Confinement, child_env, kill_tree, read_bounded, spawn
+
+OUTPUT_LIMIT = 64 * 1024
+
+
+@dataclass(frozen=True)
+class HookRun:
+    exit_code: int | None        # None: timed out and killed
+    stdout: str
+    stderr: str
+    duration: float
+    timed_out: bool = False
+
+
+async def run_hook(command: str, payload: dict[str, Any], root: Path, timeout: float,
+                   sandbox: Confinement | None = None) -> HookRun:
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    env = child_env({"CLAUDE_PROJECT_DIR": str(root), "EDGAR_PROJECT_DIR": str(root)})
+    try:
+        proc = await spawn(["/bin/sh", "-c", command], cwd=root, env=env, sandbox=sandbox)
+    except OSError as exc:
+        return HookRun(127, "", f"cannot start the hook: {exc.strerror or exc}", 0.0)
+    data = json.dumps(payload, ensure_ascii=False, default=str).encode()
+
+    async def feed() -> None:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(data)
+            await proc.stdin.drain()
+            proc.stdin.close()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # a hook need not read its input
+
+    async def talk() -> tuple[tuple[bytes, int], tuple[bytes, int], int]:
+        out, err, _ = await asyncio.gather(read_bounded(proc.stdout, OUTPUT_LIMIT),
+                                           read_bounded(proc.stderr, OUTPUT_LIMIT), feed())
+        return out, err, await proc.wait()
+
+    try:
+        (out, _), (err, _), code = await asyncio.wait_for(talk(), timeout)
+    except asyncio.TimeoutError:
+        await kill_tree(proc)
+        return HookRun(None, "", "", loop.time() - start, timed_out=True)
+    except asyncio.CancelledError:
+        await kill_tree(proc)
+        raise
+    return HookRun(code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
+                   loop.time() - start)
+
+
+def verdict(run: HookRun) -> tuple[bool, str]:
+    """(blocks, reason) per Claude Code's exit-code and JSON-output contract."""
+    if run.exit_code == 2:
+        return True, run.stderr.strip()
+    if run.exit_code != 0:
+        return False, ""
+    text = run.stdout.strip()
+    if not text.startswith("{"):
+        return False, ""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False, ""
+    if not isinstance(data, dict):
+        return False, ""
+    if data.get("decision") == "block":
+        return True, str(data.get("reason") or "")
+    specific = data.get("hookSpecificOutput")
+    if isinstance(specific, dict) and specific.get("permissionDecision") == "deny":
+        return True, str(specific.get("permissionDecisionReason") or "")
+    return False, ""

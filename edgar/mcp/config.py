@@ -1,0 +1,171 @@
+"""Which MCP servers a session has: Claude Code's ``.mcp.json`` and ``[mcp.servers.NAME]``.
+
+Guarantees:
+- Sources, later wins for one name: user ``config.toml`` < project ``.edgar/config.toml``
+  < project ``.mcp.json``. Each ``ServerSpec`` says where it came from (``origin`` user or
+  project, ``where`` file:line) so project servers can wait for trust.
+- ``${VAR}`` and ``${VAR:-default}`` expand in command, args, env, url and headers (Claude
+  Code's five fields); an unset variable without a default refuses that one server.
+- A broken ``.mcp.json`` (not JSON, not an object, a server entry with unknown keys or wrong
+  types) is one located problem per mistake; every other server still loads. Nothing here
+  imports the SDK or starts anything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+from edgar.mcp.expand import expand
+
+MCP_JSON = ".mcp.json"
+ENTRY_KEYS = {"type", "command", "args", "env", "url", "headers"}
+NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """One server as configured, variables expanded."""
+
+    name: str
+    origin: Literal["user", "project"]
+    where: str                                  # file:line, for messages
+    transport: Literal["stdio", "http"]
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    url: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+def _line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return number
+    return 1
+
+
+def _from_entry(name: str, entry: Any, origin: str, where: str, environ: Mapping[str, str],
+                problems: list[str]) -> ServerSpec | None:
+    """A ServerSpec from one entry (dict from JSON or TOML), or None with a problem said."""
+    if not isinstance(entry, dict):
+        problems.append(f"{where}: mcp server {name!r}: expected an object")
+        return None
+    if not NAME.match(name):
+        problems.append(f"{where}: mcp server {name!r}: a name is 1-64 letters, digits, "
+                        "'_', '-' or '.'")
+        return None
+    unknown = sorted(set(entry) - ENTRY_KEYS)
+    if unknown:
+        problems.append(f"{where}: mcp server {name!r}: unknown key "
+                        f"{', '.join(repr(k) for k in unknown)} (known: "
+                        f"{', '.join(sorted(ENTRY_KEYS))})")
+        return None
+    kind = entry.get("type") or ("http" if "url" in entry and "command" not in entry else "stdio")
+    if kind not in ("stdio", "http"):
+        hint = "; use \"http\" (streamable HTTP)" if kind in ("sse", "streamable-http") else ""
+        problems.append(f"{where}: mcp server {name!r}: type {kind!r} is not supported{hint}")
+        return None
+    wrong = [k for k, want in (("command", str), ("url", str), ("args", list), ("env", dict),
+                               ("headers", dict)) if k in entry and not isinstance(entry[k], want)]
+    wrong += [k for k in ("args", "env", "headers") if k in entry and isinstance(entry[k],
+              (list, dict)) and not all(isinstance(v, str) for v in (
+                  entry[k] if isinstance(entry[k], list) else entry[k].values()))]
+    if wrong:
+        problems.append(f"{where}: mcp server {name!r}: wrong type for "
+                        f"{', '.join(sorted(set(wrong)))} (command and url are strings, args a "
+                        "list of strings, env and headers objects of strings)")
+        return None
+    missing: list[str] = []
+    command = expand(entry.get("command", ""), environ, missing)
+    args = tuple(expand(a, environ, missing) for a in entry.get("args", []))
+    env = {k: expand(v, environ, missing) for k, v in entry.get("env", {}).items()}
+    url = expand(entry.get("url", ""), environ, missing)
+    headers = {k: expand(v, environ, missing) for k, v in entry.get("headers", {}).items()}
+    if missing:
+        problems.append(f"{where}: mcp server {name!r}: environment variable "
+                        f"{', '.join(missing)} is not set and has no default "
+                        "(write ${NAME:-default} for one)")
+        return None
+    if kind == "stdio" and not command:
+        problems.append(f"{where}: mcp server {name!r}: a stdio server needs \"command\"")
+        return None
+    if kind == "http" and not url.startswith(("http://", "https://")):
+        problems.append(f"{where}: mcp server {name!r}: an http server needs an http(s) \"url\"")
+        return None
+    return ServerSpec(name, origin, where, kind, command, args, env, url, headers)  # type: ignore[arg-type]
+
+
+def read_mcp_json(path: Path, environ: Mapping[str, str],
+                  problems: list[str]) -> list[ServerSpec]:
+    """The servers of one ``.mcp.json`` (project origin); problems appended, never raised."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(f"{path}: cannot read it ({type(exc).__name__})")
+        return []
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problems.append(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); "
+                        "no server from this file was started")
+        return []
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    if not isinstance(servers, dict):
+        problems.append(f"{path}:1: expected {{\"mcpServers\": {{NAME: {{…}}}}}}")
+        return []
+    out = []
+    for name, entry in servers.items():
+        where = f"{path}:{_line_of(text, json.dumps(name))}"
+        spec = _from_entry(str(name), entry, "project", where, environ, problems)
+        if spec is not None:
+            out.append(spec)
+    return out
+
+
+def _toml_names(path: Path) -> tuple[str, set[str]]:
+    """(text, server names) of one config.toml's ``[mcp.servers]``; empty when unreadable."""
+    if not path.is_file():
+        return "", set()
+    import tomllib
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        servers = tomllib.loads(text).get("mcp", {}).get("servers", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
+        return "", set()  # config.load has already said what is wrong with this file
+    return text, set(servers) if isinstance(servers, dict) else set()
+
+
+def load_servers(root: Path, user_dir: Path, configured: Mapping[str, Any],
+                 environ: Mapping[str, str], problems: list[str]) -> list[ServerSpec]:
+    """Every server: ``configured`` (the merged ``[mcp.servers]`` of the settings) then
+    ``.mcp.json``, a later source winning for one name, in a stable order."""
+    project_toml = root / ".edgar" / "config.toml"
+    user_toml = user_dir / "config.toml"
+    project_text, project_names = _toml_names(project_toml)
+    user_text, _ = _toml_names(user_toml)
+    found: dict[str, ServerSpec] = {}
+    for name, entry in configured.items():
+        in_project = name in project_names
+        path, text = (project_toml, project_text) if in_project else (user_toml, user_text)
+        where = f"{path}:{_line_of(text, f'servers.{name}')}" if text else "settings"
+        raw = entry if isinstance(entry, dict) else {
+            k: getattr(entry, k) for k in ENTRY_KEYS if getattr(entry, k, None) not in (None, [], {})}
+        spec = _from_entry(name, raw, "project" if in_project else "user", where, environ,
+                           problems)
+        if spec is not None:
+            found[name] = spec
+    for spec in read_mcp_json(root / MCP_JSON, environ, problems):
+        found[spec.name] = spec
+    return list(found.values())
+
+
+def any_configured(root: Path, settings_servers: Mapping[str, Any]) -> bool:
+    """Cheap: is there anything to load at all (no SDK, no parsing when there is not)?"""
+    return bool(settings_servers) or (root / MCP_JSON).is_file()

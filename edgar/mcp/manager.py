@@ -1,0 +1,150 @@
+"""The servers of one session: start in parallel, offer their tools, say when one goes away.
+
+Guarantees:
+- ``start`` starts every server at once, each bounded by ``mcp.startup_timeout``; one that
+  fails is one Notice (``mcp: server "git" exited (code 1): …``) and the others go on.
+- A server's tools are in the session's tool set exactly while it is connected: when it
+  dies they are removed and one Notice says so; the session goes on.
+- Project servers (``.mcp.json``, project ``config.toml``) start only when the project is
+  trusted; user servers always. A tool name already taken (a built-in, another server) is
+  skipped with a Notice, never shadowed.
+- ``close`` ends every server (each stdio process group is killed) and waits for them.
+- The SDK is imported (``edgar.mcp.sdk``) only when ``start`` has a server to start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from edgar.events import Event, Notice
+from edgar.mcp.config import ServerSpec
+from edgar.mcp.tool import McpTool
+from edgar.spawn import Confinement, child_env
+from edgar.tools.base import Tool
+
+
+@dataclass
+class ServerState:
+    spec: ServerSpec
+    state: str = "configured"      # starting, connected, failed, exited, untrusted, stopped
+    detail: str = ""
+    tools: list[str] = field(default_factory=list)
+    link: Any = None
+
+
+class McpServers:
+    def __init__(self, specs: list[ServerSpec], *, root: Path, tools: dict[str, Tool],
+                 publish: Callable[[Event], None], session_id: str, trusted: bool,
+                 startup_timeout: float = 15.0, call_timeout: float = 120.0,
+                 trust_read_only_hint: bool = False, sandbox: Confinement | None = None):
+        self.sandbox = sandbox
+        self.root, self.tools, self.publish, self.session_id = root, tools, publish, session_id
+        self.trusted = trusted
+        self.startup_timeout, self.call_timeout = startup_timeout, call_timeout
+        self.trust_read_only_hint = trust_read_only_hint
+        self.servers = {s.name: ServerState(s) for s in specs}
+        self._watchers: list[asyncio.Task[None]] = []
+        self._started: asyncio.Task[None] | None = None
+
+    def _say(self, level: str, message: str) -> None:
+        self.publish(Notice(level=level, message=message, session_id=self.session_id))  # type: ignore[arg-type]
+
+    def begin(self) -> None:
+        """Start every server in the background (call inside the running loop)."""
+        if self._started is None:
+            self._started = asyncio.create_task(self.start(), name="mcp-start")
+
+    async def ready(self) -> None:
+        """Wait until every server has connected or failed (a no-op once that is so)."""
+        if self._started is not None:
+            await asyncio.shield(self._started)
+        for server in self.servers.values():  # died since the last model call
+            if server.link is not None and server.link.died.is_set():
+                self._gone(server)
+
+    async def start(self) -> None:
+        todo = []
+        for server in self.servers.values():
+            if server.spec.origin == "project" and not self.trusted:
+                server.state = "untrusted"
+                server.detail = "the project is not trusted (edgar trust)"
+                self._say("warning", f'mcp: project server "{server.spec.name}" '
+                          f"({server.spec.where}) not started: the project is not trusted; "
+                          "`edgar trust` trusts it")
+                continue
+            todo.append(server)
+        if todo:
+            import importlib
+
+            # the SDK costs about a second to import: in a thread, so the prompt stays live
+            await asyncio.to_thread(importlib.import_module, "edgar.mcp.sdk")
+            await asyncio.gather(*(self._start_one(s) for s in todo))
+
+    async def _start_one(self, server: ServerState) -> None:
+        from edgar.mcp import sdk
+
+        spec = server.spec
+        if spec.transport == "stdio":
+            link = sdk.Link(spec.name, argv=[spec.command, *spec.args], cwd=self.root,
+                            env=child_env(spec.env), sandbox=self.sandbox)
+        else:
+            link = sdk.Link(spec.name, url=spec.url, headers=spec.headers)
+        server.link, server.state = link, "starting"
+        try:
+            infos = await link.start(self.startup_timeout)
+        except sdk.StartError as exc:
+            server.state, server.detail = "failed", str(exc)
+            self._say("error", f'mcp: server "{spec.name}" {exc}; its tools are not available')
+            return
+        server.state = "connected"
+        for info in infos:
+            tool = McpTool(spec.name, info.name, info.description, info.input_schema,
+                           info.read_only, link, self.call_timeout, self.trust_read_only_hint)
+            if tool.name in self.tools:
+                self._say("warning", f'mcp: server "{spec.name}" tool {info.name!r} skipped: '
+                          f"the name {tool.name} is already taken")
+                continue
+            if tool.schema_changed:
+                # providers reject some schemas outright; a narrowed schema beats no tool
+                server.detail = "some input schemas were simplified for the provider"
+            self.tools[tool.name] = tool
+            server.tools.append(tool.name)
+        self._watchers.append(asyncio.create_task(self._watch(server)))
+
+    async def _watch(self, server: ServerState) -> None:
+        await server.link.died.wait()
+        self._gone(server)
+
+    def _gone(self, server: ServerState) -> None:
+        """Once per server: its tools leave the session and the person is told why."""
+        if server.state != "connected":
+            return
+        self._drop(server)
+        server.state, server.detail = "exited", server.link.reason
+        self._say("error", f'mcp: server "{server.spec.name}" {server.link.reason}; its '
+                  f"{len(server.tools)} tool(s) are gone for this session")
+
+    def _drop(self, server: ServerState) -> None:
+        for name in server.tools:
+            self.tools.pop(name, None)
+
+    async def close(self) -> None:
+        if self._started is not None and not self._started.done():
+            self._started.cancel()
+            await asyncio.gather(self._started, return_exceptions=True)
+        for task in self._watchers:
+            task.cancel()
+        links = [s.link for s in self.servers.values() if s.link is not None]
+        await asyncio.gather(*(link.close() for link in links), return_exceptions=True)
+        for server in self.servers.values():
+            self._drop(server)
+            if server.state == "connected":
+                server.state = "stopped"
+
+    def rows(self) -> list[tuple[str, str, str, int, str]]:
+        """(name, transport, state, tool count, detail) for ``/mcp`` and ``edgar mcp list``."""
+        return [(s.spec.name, s.spec.transport, s.state, len(s.tools), s.detail or s.spec.where)
+                for s in self.servers.values()]

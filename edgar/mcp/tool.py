@@ -1,0 +1,78 @@
+"""An MCP server's tool as an edgar ``Tool``: same harness, same events, same permissions.
+
+Guarantees:
+- The model sees ``mcp__SERVER__TOOL`` with the server's schema made provider-safe
+  (``edgar.mcp.schema``); arguments go to the server as the model wrote them (an object).
+- Permission: ``shell`` access (ask in ``ask`` and ``auto-edit``, refused in ``read-only``),
+  except a tool the server marks ``readOnlyHint`` when the person set
+  ``mcp.trust_read_only_hint``: then ``read``.
+- Failures are shapes with ``program`` = the server name: ``isError`` → ``mcp_error``, no
+  answer in time → ``timeout``, a dead or broken connection → ``mcp_error``. The server's
+  words reach the model only, in the tool result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Protocol
+
+from edgar.mcp.schema import description, input_schema, tool_name
+from edgar.providers.base import ToolSpec
+from edgar.tools.base import Tool, ToolContext, ToolFailure, ToolOutcome
+
+
+class Caller(Protocol):
+    died: asyncio.Event
+    reason: str
+
+    async def call(self, tool: str, args: dict[str, Any], timeout: float) -> Any:
+        """A Reply(text, is_error) from the server."""
+
+
+class McpTool(Tool):
+    def __init__(self, server: str, remote: str, text: str, schema: Any, read_only: bool,
+                 link: Caller, timeout: float, trust_read_only_hint: bool = False):
+        self.name = tool_name(server, remote)  # type: ignore[misc]
+        self.description = description(text, server)  # type: ignore[misc]
+        self.server, self.remote, self.link, self.timeout = server, remote, link, timeout
+        self.read_only = read_only
+        self.access = "read" if read_only and trust_read_only_hint else "shell"  # type: ignore[misc]
+        self.schema, self.schema_changed = input_schema(schema)
+        self._spec = ToolSpec(self.name, self.description, self.schema)
+
+    def spec(self) -> ToolSpec:
+        return self._spec
+
+    def parse(self, raw: Any) -> Any:
+        from edgar.schema import SchemaError
+
+        if not isinstance(raw, dict):
+            raise SchemaError([((), "expected an object", raw)])
+        return raw
+
+    def summary(self, args: dict[str, Any]) -> str:
+        return f"{self.name} {json.dumps(args, ensure_ascii=False, default=str)[:160]}"
+
+    async def run(self, args: Any, ctx: ToolContext) -> ToolOutcome:
+        try:
+            reply = await asyncio.wait_for(self.link.call(self.remote, args, self.timeout),
+                                           self.timeout)
+        except asyncio.TimeoutError:
+            raise ToolFailure("timeout", f"mcp server {self.server} did not answer "
+                              f"{self.remote} within {self.timeout:g}s",
+                              program=self.server) from None
+        except Exception as exc:  # the SDK's protocol errors, or the connection went away
+            try:  # a dying server closes the pipe a moment before its exit code is known
+                await asyncio.wait_for(self.link.died.wait(), 2.0)
+            except asyncio.TimeoutError:
+                pass
+            if self.link.died.is_set():
+                raise ToolFailure("mcp_error", f"mcp server {self.server} {self.link.reason}",
+                                  program=self.server) from None
+            raise ToolFailure("mcp_error", f"mcp server {self.server} refused {self.remote}: "
+                              f"{str(exc)[:2000] or type(exc).__name__}",
+                              program=self.server) from None
+        if reply.is_error:
+            raise ToolFailure("mcp_error", reply.text, program=self.server)
+        return ToolOutcome(reply.text)

@@ -1,0 +1,51 @@
+"""``edgar mcp list`` / ``edgar mcp trust`` and ``edgar -p`` with a Claude Code .mcp.json."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from support.project import make_project, recorded, run_edgar, edgar_env, write_script
+
+
+def test_mcp_list_shows_state_and_tool_counts_once_trusted(tmp_path):
+    root = make_project(tmp_path / "p", {".mcp.json": json.dumps({"mcpServers": {
+        "time": {"command": sys.executable, "args": ["-m", "mcp_server_time"]},
+        "gone": {"command": "/no/such/server"}}})})
+    env = edgar_env(tmp_path / "home")
+    before = run_edgar(["mcp", "list"], root, env)
+    assert before.returncode == 0
+    assert [line.split()[:4] for line in before.stdout.splitlines()[1:]] == [
+        ["time", "stdio", "untrusted", "0"], ["gone", "stdio", "untrusted", "0"]]
+    assert run_edgar(["mcp", "trust"], root, env).returncode == 0
+    after = run_edgar(["mcp", "list"], root, env)
+    rows = [line.split()[:4] for line in after.stdout.splitlines()[1:]]
+    assert rows == [["time", "stdio", "connected", "2"], ["gone", "stdio", "failed", "0"]]
+    assert "cannot start '/no/such/server'" in after.stdout
+
+
+def test_a_claude_code_mcp_json_works_unchanged_in_edgar_p(tmp_path):
+    root = make_project(tmp_path / "p", {".mcp.json": json.dumps({"mcpServers": {
+        "time": {"command": sys.executable, "args": ["-m", "mcp_server_time"],
+                 "env": {"TZ": "${TZ:-UTC}"}}}}, indent=2)})
+    script = write_script(tmp_path / "s.jsonl", [
+        {"tool_calls": [{"name": "mcp__time__convert_time", "input": {
+            "source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}}]},
+        {"text": "It is 21:00 in Tokyo."}])
+    record = tmp_path / "requests.jsonl"
+    env = edgar_env(tmp_path / "home", EDGAR_SCRIPTED_RECORD=str(record))
+    run_edgar(["mcp", "trust"], root, env)
+    out = run_edgar(["-p", "noon UTC in Tokyo?", "--model", f"scripted:{script}",
+                     "--permission-mode", "yes", "--output-format", "json"], root, env)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["tools"] == [{"name": "mcp__time__convert_time", "ok": True,
+                                 "error_kind": None}]
+    second = recorded(record)[1]
+    assert "21:00" in json.dumps(second)     # the server's answer went back to the model
+
+
+def test_mcp_list_with_nothing_configured(tmp_path):
+    root = make_project(tmp_path / "p")
+    out = run_edgar(["mcp", "list"], root, edgar_env(tmp_path / "home"))
+    assert out.returncode == 0 and "no MCP servers configured" in out.stdout

@@ -1,0 +1,96 @@
+"""A real MCP server built with the SDK's own server class (``MCPServer``), for tests.
+
+``python mcp_server.py`` serves stdio; ``python mcp_server.py http PORT`` serves streamable
+HTTP on 127.0.0.1:PORT. ``--die-after N`` exits with code 3 after N tool calls (a server that
+dies mid-session). It prints what it received in ``env_report`` so tests can check the
+environment edgar gave it."""
+
+from __future__ import annotations
+
+import base64
+import os
+import sys
+import time
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ImageContent, TextContent, ToolAnnotations
+
+server = MCPServer("edgar-test")
+calls = 0
+die_after = int(sys.argv[sys.argv.index("--die-after") + 1]) if "--die-after" in sys.argv else 0
+
+
+def _count() -> None:
+    global calls
+    calls += 1
+    if die_after and calls > die_after:
+        print("test server: giving up", file=sys.stderr, flush=True)
+        os._exit(3)
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def echo(text: str, times: int = 1) -> str:
+    """Echo the text back, repeated."""
+    _count()
+    return text * times
+
+
+@server.tool()
+def fail(why: str) -> list[TextContent]:
+    """Always fails (isError)."""
+    _count()
+    raise ValueError(f"failed on purpose: {why}")
+
+
+@server.tool()
+def picture() -> list[ImageContent | TextContent]:
+    """Returns an image and a caption."""
+    _count()
+    png = base64.b64encode(b"\x89PNG" + b"\0" * 96).decode()
+    return [ImageContent(type="image", data=png, mime_type="image/png"),
+            TextContent(type="text", text="a tiny picture")]
+
+
+@server.tool()
+def env_report(name: str) -> str:
+    """The value of one environment variable in the server process, or <unset>."""
+    _count()
+    return os.environ.get(name, "<unset>")
+
+
+@server.tool()
+def slow(seconds: float) -> str:
+    """Sleeps, then answers."""
+    _count()
+    time.sleep(seconds)
+    return "woke up"
+
+
+@server.tool()
+def heartbeat(path: str) -> str:
+    """Starts a child that appends to ``path`` ten times a second (it must end with the
+    session); returns the server's pid as it sees it."""
+    _count()
+    import subprocess
+
+    code = ("import sys, time\n"
+            "while True:\n"
+            "    open(sys.argv[1], 'a').write('.')\n"
+            "    time.sleep(0.1)\n")
+    subprocess.Popen([sys.executable, "-c", code, path], stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+    return str(os.getpid())
+
+
+@server.tool()
+def big(chars: int) -> str:
+    """Returns that many characters."""
+    _count()
+    return "x" * chars
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "http":
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run()
