@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
+from edgar.conversation import Usage
+
 ErrorKind = Literal[
     "exit_nonzero",
     "timeout",
@@ -45,28 +47,6 @@ class ErrorRecord:
     kind: ErrorKind
     exit_code: int | None = None
     program: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """Token counts of one model response (cumulative for that response, never summed twice)."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_write_tokens: int = 0
-    cache_read_tokens: int = 0
-
-    def __add__(self, other: "Usage") -> "Usage":
-        return Usage(
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.cache_write_tokens + other.cache_write_tokens,
-            self.cache_read_tokens + other.cache_read_tokens,
-        )
-
-    @property
-    def total(self) -> int:
-        return self.input_tokens + self.output_tokens + self.cache_write_tokens + self.cache_read_tokens
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -135,7 +135,7 @@ async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = 
                       "cache_read_tokens": result.usage.cache_read_tokens},
             "cost_usd": result.cost,
             "duration_ms": round(result.duration * 1000),
-            "num_turns": result.model_calls,
+            "num_turns": result.steps,
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
             **({"error": result.error_message} if result.error_message else {}),
         }) + "\n")

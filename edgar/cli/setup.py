@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from edgar.bus import Bus
 from edgar.config import Settings
+from edgar.conversation import Message
 from edgar.core.project import ensure_state_dir
 from edgar.core.session import Session
 from edgar.core.sessionlog import SessionLog, sessions_dir
@@ -23,7 +24,6 @@ from edgar.events import Event
 from edgar.memory.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
-from edgar.providers.base import Message
 from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
@@ -87,7 +87,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     memory = MemoryStore(state / "memory.db", redact=redact)
     session = Session(root=root, settings=settings, bus=bus, provider=provider,
                       tools=default_tools(), gate=PermissionGate(settings.permission_mode, confirm),
-                      memory=memory, verify_enabled=not no_verify)
+                      memory=memory)
     if session_id:
         session.id = session_id
     if history:
@@ -118,7 +118,7 @@ def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = Fa
     from edgar import verify
     from edgar.config import user_dir
     from edgar.core.compaction import Compactor
-    from edgar.events import Notice
+    from edgar.events import ModelResponded, Notice, ToolFinished
     from edgar.skills.loader import discover, skill_dirs
     from edgar.skills.matcher import THRESHOLD, Matcher
 
@@ -134,6 +134,11 @@ def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = Fa
                                  refractory_turns=settings.skills.refractory_turns,
                                  limit=settings.skills.max_per_surface,
                                  clock=lambda: session.turns)
-    if not no_verify:
-        verify.attach(session, settings.verify)
-    session.compactor = Compactor(settings, session.bus)
+    if not no_verify and (settings.verify.command or "").strip():
+        verifier = verify.Verifier(settings.verify)
+        session.bus.subscribe(ToolFinished, verifier.on_tool)
+        session.after_stop.append(verifier)
+    compactor = Compactor(settings)
+    session.bus.subscribe(ModelResponded, compactor.on_response)
+    session.compactor = compactor
+    session.before_step.append(compactor)

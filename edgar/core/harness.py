@@ -14,8 +14,9 @@ import errno
 import time
 from typing import Callable
 
+from edgar.conversation import ToolResultBlock
 from edgar.events import ErrorRecord, Event, ToolFinished, ToolProposed
-from edgar.providers.base import ToolCall, ToolResultBlock
+from edgar.providers.base import ToolCall
 from edgar.schema import SchemaError, validate
 from edgar.tools.base import Tool, ToolContext, ToolFailure
 

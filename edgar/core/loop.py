@@ -16,62 +16,22 @@ from __future__ import annotations
 
 import asyncio
 import time
-from contextlib import aclosing
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
+from edgar.conversation import Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
 from edgar.core.context import system_prompt
 from edgar.core.harness import run_tool
+from edgar.core.model_call import model_call
 from edgar.core.session import Session, new_id
-from edgar.events import (
-    ErrorRecord, Event, ModelResponded, Notice, Outcome, QueueDelivered, SkillsActivated, TextDelta,
-    ThinkingDelta, TurnFinished, TurnStarted, Usage,
-)
-from edgar.providers import prices
-from edgar.providers.base import (
-    Block, Finished, Message, ModelRequest, ProviderError, TextBlock, TextChunk, ThinkingBlock,
-    ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
-)
+from edgar.core.turn import Turn, TurnResult
+from edgar.events import ErrorRecord, QueueDelivered, SkillsActivated, TurnFinished, TurnStarted
+from edgar.providers.base import ModelRequest, ProviderError, ToolCall
 from edgar.tools.base import ToolContext, clip
 
-
-@dataclass
-class _Turn:
-    """State built up step by step during one turn (mutable on purpose, like Recorder's Run)."""
-
-    id: str
-    depth: int
-    started: float = field(default_factory=time.monotonic)
-    text: list[str] = field(default_factory=list)        # answer text of the last step
-    answer: str = ""                                      # final answer of the turn
-    usage: Usage = field(default_factory=Usage)
-    cost: float | None = 0.0
-    model_calls: int = 0
-    tools: list[tuple[str, bool, str | None]] = field(default_factory=list)
-    files: set[str] = field(default_factory=set)
-    skills: list[tuple[str, str]] = field(default_factory=list)
-    outcome: Outcome = "ok"
-    error: ErrorRecord | None = None
-    error_message: str = ""
-    pending_results: list[ToolResultBlock] | None = None   # set when cancelled mid-tools
+Append = Callable[[Message], None]
 
 
-@dataclass(frozen=True)
-class TurnResult:
-    id: str
-    outcome: Outcome
-    text: str
-    usage: Usage
-    cost: float | None
-    duration: float
-    model_calls: int
-    tools: tuple[tuple[str, bool, str | None], ...]
-    files: tuple[str, ...]
-    error_message: str = ""
-    error: ErrorRecord | None = None
-
-
-def _where(session: Session, turn: _Turn) -> dict[str, Any]:
+def _where(session: Session, turn: Turn) -> dict[str, Any]:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
@@ -89,7 +49,7 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
     """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0)."""
     own_history = messages is None
     history = session.messages if own_history else messages
-    turn = _Turn(id=new_id(), depth=depth)
+    turn = Turn(id=new_id(), depth=depth)
     where = _where(session, turn)
     publish = session.bus.publish
     publish(TurnStarted(model=session.model_name, **where))
@@ -125,11 +85,11 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
         publish(TurnFinished(outcome=turn.outcome, duration=duration, cost=turn.cost,
                              tokens=turn.usage.total, error=turn.error, **where))
     return TurnResult(turn.id, turn.outcome, turn.answer, turn.usage, turn.cost, duration,
-                      turn.model_calls, tuple(turn.tools), tuple(sorted(turn.files)),
+                      turn.steps, tuple(turn.tools), tuple(sorted(turn.files)),
                       turn.error_message, turn.error)
 
 
-def _activate_skills(session: Session, turn: _Turn, surface: str, where: dict[str, Any]) -> None:
+def _activate_skills(session: Session, turn: Turn, surface: str, where: dict[str, Any]) -> None:
     if session.skills is None or not surface.strip():
         return
     fired = session.skills.activate(surface)
@@ -138,11 +98,13 @@ def _activate_skills(session: Session, turn: _Turn, surface: str, where: dict[st
         session.bus.publish(SkillsActivated(names=tuple(n for n, _ in fired), **where))
 
 
-async def _steps(session: Session, turn: _Turn, history: list[Message], append, where) -> None:
+async def _steps(session: Session, turn: Turn, history: list[Message], append: Append,
+                 where: dict[str, Any]) -> None:
     settings = session.settings
     for _ in range(settings.max_turns):
-        if session.compactor is not None and turn.depth == 0:
-            await session.compactor.maybe_compact(session, turn)
+        if turn.depth == 0:
+            for before in session.before_step:
+                await before.before_step(session, turn)
         calls = await _model_step(session, turn, history, append, where)
         if calls:
             results = await _run_tools(session, turn, calls, where)
@@ -160,18 +122,18 @@ async def _steps(session: Session, turn: _Turn, history: list[Message], append, 
                 follow_up = burst
             else:
                 for hook in session.after_stop:
-                    follow_up = await hook(session, turn)
+                    follow_up = await hook.after_stop(session, turn)
                     if follow_up:
                         break
         if not follow_up:
             return
         append(Message("user", [TextBlock(follow_up)]))
     turn.outcome = "error"
-    turn.error = ErrorRecord("loop", "max_turns")  # type: ignore[arg-type]
+    turn.error = ErrorRecord("loop", "max_turns")
     turn.error_message = f"stopped after max_turns={settings.max_turns} model calls"
 
 
-def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
+def _deliver_queue(session: Session, turn: Turn, where: dict[str, Any]) -> str:
     lines = session.queue.drain()
     if not lines:
         return ""
@@ -181,66 +143,25 @@ def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
     return burst
 
 
-async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
+async def _model_step(session: Session, turn: Turn, history: list[Message], append: Append,
                       where: dict[str, Any]) -> list[ToolCall]:
-    publish = session.bus.publish
     request = ModelRequest(
         system=system_prompt(session.root, session.facts(), turn.skills),
         messages=list(history),
         tools=[t.spec() for t in session.tools.values()],
     )
     turn.text = []
-    thinking: list[str] = []
-    signature = ""
-    calls: list[ToolCall] = []
-    finished: Finished | None = None
-    async with aclosing(session.provider.stream(request)) as stream:
-        async for item in stream:
-            if isinstance(item, TextChunk):
-                turn.text.append(item.text)
-                publish(TextDelta(text=item.text, **where))
-            elif isinstance(item, ThinkingChunk):
-                thinking.append(item.text)
-                signature = item.signature or signature
-                if item.text:
-                    publish(ThinkingDelta(text=item.text, **where))
-            elif isinstance(item, ToolCall):
-                calls.append(item)
-            elif isinstance(item, Finished):
-                finished = item
-    turn.model_calls += 1
-    usage = finished.usage if finished else Usage()
-    model = (finished.model if finished and finished.model else session.provider.model)
-    cost = prices.cost(model, usage)
-    turn.usage = turn.usage + usage
-    session.usage = session.usage + usage
-    if cost is None:
-        turn.cost = None
-        session.cost_known = False
-        note = prices.note_unknown(model)  # said once per model, not on every response
-        if note:
-            publish(Notice(level="info", message=note, **where))
-    else:
-        if turn.cost is not None:
-            turn.cost += cost
-        session.cost += cost
-    publish(ModelResponded(model=model, usage=usage, cost=cost, **where))
-    blocks: list[Block] = []
-    if thinking or signature:
-        blocks.append(ThinkingBlock("".join(thinking), signature))
-    answer = "".join(turn.text)
-    if answer:
-        blocks.append(TextBlock(answer))
-        turn.answer = answer
-    for call in calls:
-        blocks.append(ToolUseBlock(call.id, call.name, call.input if call.input is not None else {}))
+    reply = await model_call(session, request, where, turn=turn, sink=turn.text)
+    if reply.text:
+        turn.answer = reply.text
     turn.text = []
+    blocks = reply.blocks()
     if blocks:
         append(Message("assistant", blocks))
-    return calls
+    return reply.calls
 
 
-async def _run_tools(session: Session, turn: _Turn, calls: list[ToolCall],
+async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],
                      where: dict[str, Any]) -> list[ToolResultBlock]:
     ctx = _tool_context(session, turn)
     results: list[ToolResultBlock] = []
@@ -266,7 +187,7 @@ def _bounded(block: ToolResultBlock, limit: int) -> ToolResultBlock:
     return ToolResultBlock(block.tool_use_id, clip(block.content, limit), block.is_error)
 
 
-def _tool_context(session: Session, turn: _Turn) -> ToolContext:
+def _tool_context(session: Session, turn: Turn) -> ToolContext:
     tools = session.settings.tools
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
@@ -278,16 +199,11 @@ def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     return ctx
 
 
-async def _subagent(session: Session, parent: _Turn, prompt: str) -> str:
+async def _subagent(session: Session, parent: Turn, prompt: str) -> str:
     from edgar.tools.base import ToolFailure
 
     result = await run_turn(session, prompt, depth=parent.depth + 1, messages=[])
-    parent.usage = parent.usage + result.usage
-    if result.cost is None or parent.cost is None:
-        parent.cost = None
-    else:
-        parent.cost += result.cost
-    parent.files.update(result.files)
+    parent.absorb(result)
     if result.outcome == "cancelled":
         raise asyncio.CancelledError
     if result.outcome != "ok":
@@ -295,7 +211,7 @@ async def _subagent(session: Session, parent: _Turn, prompt: str) -> str:
     return result.text or "(the subagent finished without a final answer)"
 
 
-def _keep_partial(turn: _Turn, history: list[Message], append, note: str) -> None:
+def _keep_partial(turn: Turn, history: list[Message], append: Append, note: str) -> None:
     """Keep streamed text and close any tool_use left without a result."""
     pending = turn.pending_results
     if turn.text:

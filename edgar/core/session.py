@@ -10,37 +10,21 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING
 
 from edgar.bus import Bus
 from edgar.config import Settings
+from edgar.conversation import Message, Usage
 from edgar.core.queue import PromptQueue
-from edgar.events import Usage
-from edgar.providers.base import Message, Provider
+from edgar.core.turn import AfterStop, BeforeStep, SkillSource
+from edgar.providers.base import Provider
 from edgar.tools.base import Tool
 from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
+    from edgar.core.compaction import Compactor
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import MemoryStore
-
-
-class SkillSource(Protocol):
-    def activate(self, surface: str) -> list[tuple[str, str]]:
-        """(name, body) of skills the surface activates now (refractory applied)."""
-
-    def carried(self) -> list[tuple[str, str]]:
-        """(name, body) of skills fired in earlier turns that stay in context."""
-
-
-class Compactor(Protocol):
-    async def maybe_compact(self, session: "Session", turn: Any) -> None:
-        """Summarise older turns when the context passes its threshold."""
-
-
-# After the model stops: returns a user message to continue the turn with (a fix round),
-# or None. Used by verify (issue 7).
-AfterStop = Callable[["Session", Any], Awaitable[str | None]]
 
 
 def new_id() -> str:
@@ -63,9 +47,9 @@ class Session:
     log: "SessionLog | None" = None
     memory: "MemoryStore | None" = None
     skills: SkillSource | None = None
-    compactor: Compactor | None = None
+    compactor: "Compactor | None" = None      # also in before_step; named for /compact
+    before_step: list[BeforeStep] = field(default_factory=list)
     after_stop: list[AfterStop] = field(default_factory=list)
-    verify_enabled: bool = True
     cost: float = 0.0
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)

@@ -95,7 +95,7 @@ def _cut(text: str, limit: int, redact: Callable[[str], str]) -> str:
 
 def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda s: s) -> Run:
     """An exchange as a telemetry row: the person's words, tools, tokens, cost."""
-    from edgar.events import Usage
+    from edgar.conversation import Usage
     from edgar.providers.prices import cost
 
     replies = ex.replies

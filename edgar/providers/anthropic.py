@@ -21,10 +21,11 @@ import os
 from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
-from edgar.events import Usage
+from edgar.conversation import (
+    Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock, Usage,
+)
 from edgar.providers.base import (
-    Finished, Message, ModelRequest, ProviderError, StreamEvent, TextBlock, TextChunk,
-    ThinkingBlock, ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
+    Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
 )
 from edgar.providers.http import Connection, WireProvider, parse_json
 from edgar.providers.http_errors import Hints, stream_error

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, ClassVar
 
-from edgar.events import Usage
+from edgar.conversation import Usage
 from edgar.providers.base import (
     Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
 )

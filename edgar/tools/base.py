@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal
 
+from edgar.conversation import ToolSpec
 from edgar.events import ErrorRecord
-from edgar.providers.base import ToolResultBlock, ToolSpec
 from edgar.schema import json_schema
 
 if TYPE_CHECKING:
     from edgar.tools.permissions import PermissionGate
 
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
-           "ToolResultBlock", "resolve", "clip", "strip_env"]
+           "resolve", "clip", "strip_env"]
 
 Access = Literal["read", "write", "shell", "task"]
 

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from support.architecture import learning_violations, modules, prompt_typed_violations
+from support.architecture import (
+    conversation_violations, learning_violations,
+    model_responded_violations, modules, prompt_typed_violations,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,6 +22,14 @@ def test_nothing_outside_learning_imports_or_names_it():
 
 def test_prompt_typed_is_built_only_by_submit_and_run_prompt():
     assert prompt_typed_violations(ROOT) == []
+
+
+def test_model_responded_is_built_only_by_model_call():
+    assert model_responded_violations(ROOT) == []
+
+
+def test_the_conversation_is_its_own_floor():
+    assert conversation_violations(ROOT) == []
 
 
 def test_the_checks_see_the_whole_tree():
@@ -68,3 +79,28 @@ def test_a_planted_prompt_typed_construction_fails_the_check(tree_copy: Path, co
     (tree_copy / "edgar" / "tools" / "read_more.py").write_text(code)
     found = prompt_typed_violations(tree_copy)
     assert found and all("edgar/tools/read_more.py" in v for v in found), found
+
+
+@pytest.mark.parametrize("code", [
+    "from edgar.events import ModelResponded\nModelResponded(model='m', usage=None, cost=0)\n",
+    "import edgar.events as e\ndef f():\n    return e.ModelResponded(model='m')\n",
+    "from edgar.events import ModelResponded as R\n",
+])
+def test_a_planted_model_responded_construction_fails_the_check(tree_copy: Path, code: str):
+    (tree_copy / "edgar" / "core" / "compaction2.py").write_text(code)
+    found = model_responded_violations(tree_copy)
+    assert found and all("edgar/core/compaction2.py" in v for v in found), found
+
+
+@pytest.mark.parametrize("where, code", [
+    ("edgar/conversation.py", "from edgar.events import Event\n"),
+    ("edgar/conversation.py", "import edgar.bus\n"),
+    ("edgar/conversation.py", "from . import events\n"),
+    ("edgar/core/sneaky.py", "from edgar.providers.base import Message\n"),
+    ("edgar/tools/sneaky.py", "def f():\n    from edgar.events import Usage\n"),
+])
+def test_a_planted_conversation_violation_fails_the_check(tree_copy: Path, where: str, code: str):
+    target = tree_copy / where
+    target.write_text(target.read_text() + code if target.exists() else code)
+    found = conversation_violations(tree_copy)
+    assert found and all(where in v for v in found), found

@@ -14,11 +14,11 @@ from edgar.bus import Bus
 from edgar.cli import slash
 from edgar.cli.repl import Repl
 from edgar.config import Settings
+from edgar.conversation import Message, TextBlock
 from edgar.core.session import Session
 from edgar.core.sessionlog import SessionLog, load
 from edgar.events import Event, PromptTyped
 from edgar.memory.store import MemoryStore
-from edgar.providers.base import Message, TextBlock
 from edgar.providers.scripted import ScriptedProvider
 from edgar.tools.permissions import PermissionGate
 from edgar.tools.registry import default_tools
