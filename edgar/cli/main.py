@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from pathlib import Path
 
 from edgar import __version__
 
@@ -72,7 +71,9 @@ def _learning_command(argv: list[str]) -> int:
                   "edgar.learning package", file=sys.stderr)
             return 2
         raise
-    return module.main(argv)
+    from edgar.cli.setup import open_project
+
+    return module.main(argv, open_project)
 
 
 if __name__ == "__main__":

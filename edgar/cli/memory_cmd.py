@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from typing import Callable
@@ -42,16 +41,13 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _open_store():
-    from edgar.cli.setup import config_secrets
+def _open_store() -> MemoryStore:
+    from edgar.cli.setup import open_project
     from edgar.config import load
-    from edgar.core.project import ensure_state_dir, find_root
-    from edgar.memory.redact import Redactor
+    from edgar.core.project import find_root
 
     root = find_root()
-    settings = load(root)
-    redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
-    return MemoryStore(ensure_state_dir(root) / "memory.db", redact=redact)
+    return open_project(root, load(root)).memory()
 
 
 def run(argv: list[str]) -> int:

@@ -92,7 +92,7 @@ async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = 
 
     printer = _Printer(fmt, out, err)
     if fmt != "quiet":  # "quiet": the caller renders the session itself (edgar demo)
-        app.bus.subscribe(Event, printer)
+        app.observe(printer)
     session = app.session
     attached = attached or []
     task = asyncio.current_task()

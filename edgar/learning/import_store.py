@@ -37,6 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterable
 
+from edgar.core.project import Project
 from edgar.learning.experience import SAID, Experience, Run
 from edgar.learning.learner import extract
 from edgar.storage.db import DB
@@ -211,15 +212,10 @@ class DrySink:
 class StoreSink:
     """Stores proposals, runs and exchanges; a file's mark only after its rows."""
 
-    def __init__(self, root: Path, settings) -> None:
-        from edgar.cli.setup import config_secrets
-        from edgar.core.project import ensure_state_dir
-        from edgar.memory.redact import Redactor
-        from edgar.memory.store import MemoryStore
-
-        state = ensure_state_dir(root)
-        self.redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
-        self.memory = MemoryStore(state / "memory.db", redact=self.redact)
+    def __init__(self, project: Project) -> None:
+        state = project.ensure_state()
+        self.redact = project.redact
+        self.memory = project.memory()
         self.experience = Experience(state / "experience.db", redact=self.redact)
         self.store = ImportStore(state / "imports.db")
         self.marks = self.store.marks()

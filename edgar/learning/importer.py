@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+from edgar.core.project import ProjectOpener
 from edgar.learning.import_store import DrySink, StoreSink
 from edgar.transcripts.claude_code import Exchange, ScanResult, Typed, scan, summarize
 
@@ -102,7 +103,7 @@ def _walk_error(exc: OSError) -> None:
     print(f"edgar: skipped {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], open_project: ProjectOpener) -> int:
     from edgar.config import ConfigError, load
     from edgar.core.project import find_root, state_dir
 
@@ -118,7 +119,7 @@ def main(argv: list[str]) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     failed: list[str] = []
     try:
-        sink = DrySink(state_dir(root)) if args.dry_run else StoreSink(root, settings)
+        sink = DrySink(state_dir(root)) if args.dry_run else StoreSink(open_project(root, settings))
         try:
             summary = summarize(_scan_all(given, sink, args.typed, failed))
         finally:

@@ -10,6 +10,8 @@
 - ``conversation_violations``: ``edgar/conversation.py`` imports something from edgar, or a
   module takes a conversation type (``Message``, blocks, ``ToolSpec``, ``Usage``) from
   ``edgar.providers`` or ``edgar.events`` instead of ``edgar.conversation``.
+- ``subscribe_violations``: ``.subscribe(`` called outside the composition root
+  (``cli/setup.py``), learning's ``attach`` (which the root calls) and the bus itself.
 - ``cli_from_learning_violations``: a module of ``edgar/learning`` imports ``edgar.cli``
   (learning is attached by the composition root; it never reaches back into it).
 """
@@ -23,6 +25,7 @@ LEARNING = "edgar.learning"
 NAMING_ALLOWED = {"edgar/cli/setup.py", "edgar/cli/main.py"}
 PROMPT_SITES = {"edgar/cli/repl.py", "edgar/cli/oneshot.py"}
 MODEL_CALL_SITES = {"edgar/core/model_call.py"}
+SUBSCRIBE_SITES = {"edgar/cli/setup.py", "edgar/learning/__init__.py", "edgar/bus.py"}
 CONVERSATION = "edgar.conversation"
 CONVERSATION_NAMES = {"TextBlock", "ThinkingBlock", "ToolUseBlock", "ToolResultBlock", "Block",
                       "Message", "ToolSpec", "Usage"}
@@ -162,4 +165,16 @@ def cli_from_learning_violations(src_root: Path) -> list[str]:
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                     and id(node) not in skip and node.value.startswith("edgar.cli")):
                 out.append(f"{rel}:{node.lineno}: names {node.value} in a string")
+    return out
+
+
+def subscribe_violations(src_root: Path) -> list[str]:
+    out = []
+    for rel, _module, tree in modules(src_root):
+        if rel in SUBSCRIBE_SITES:
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "subscribe"):
+                out.append(f"{rel}:{node.lineno}: subscribes to the bus")
     return out

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from support.architecture import (
-    conversation_violations, learning_violations,
+    cli_from_learning_violations, conversation_violations, subscribe_violations, learning_violations,
     model_responded_violations, modules, prompt_typed_violations,
 )
 
@@ -30,6 +30,14 @@ def test_model_responded_is_built_only_by_model_call():
 
 def test_the_conversation_is_its_own_floor():
     assert conversation_violations(ROOT) == []
+
+
+def test_learning_never_imports_the_cli():
+    assert cli_from_learning_violations(ROOT) == []
+
+
+def test_only_the_composition_root_subscribes():
+    assert subscribe_violations(ROOT) == []
 
 
 def test_the_checks_see_the_whole_tree():
@@ -104,3 +112,22 @@ def test_a_planted_conversation_violation_fails_the_check(tree_copy: Path, where
     target.write_text(target.read_text() + code if target.exists() else code)
     found = conversation_violations(tree_copy)
     assert found and all(where in v for v in found), found
+
+
+@pytest.mark.parametrize("code", [
+    "from edgar.cli.setup import config_secrets\n",
+    "def f():\n    import edgar.cli.setup\n",
+    "from ..cli import setup\n",
+    "import importlib\nm = importlib.import_module('edgar.cli.setup')\n",
+])
+def test_a_planted_cli_import_from_learning_fails_the_check(tree_copy: Path, code: str):
+    (tree_copy / "edgar" / "learning").mkdir(exist_ok=True)
+    (tree_copy / "edgar" / "learning" / "sneaky.py").write_text(code)
+    found = cli_from_learning_violations(tree_copy)
+    assert found and all("edgar/learning/sneaky.py" in v for v in found), found
+
+
+def test_a_planted_subscription_fails_the_check(tree_copy: Path):
+    (tree_copy / "edgar" / "core" / "sneaky.py").write_text(
+        "def wire(bus, handler):\n    bus.subscribe(object, handler)\n")
+    assert subscribe_violations(tree_copy) == ["edgar/core/sneaky.py:2: subscribes to the bus"]

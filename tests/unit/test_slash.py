@@ -12,7 +12,7 @@ import pytest
 
 from edgar.bus import Bus
 from edgar.cli import slash
-from edgar.cli.repl import Repl
+from edgar.cli.repl import Asker, Repl, Screen
 from edgar.config import Settings
 from edgar.conversation import Message, TextBlock
 from edgar.core.session import Session
@@ -56,8 +56,9 @@ def repl(tmp_path: Path) -> Repl:
                       provider=ScriptedProvider(script), tools=default_tools(),
                       gate=PermissionGate("ask"))
     session.log = SessionLog(tmp_path / "sessions" / "s1.jsonl", lambda s: s)
-    r = Repl(Said())
-    r.app = FakeApp(session, bus, tmp_path)
+    said = Said()
+    screen = Screen()
+    r = Repl(said, FakeApp(session, bus, tmp_path), Asker(said.say, screen), screen)
     yield r
     session.log.close()
 
