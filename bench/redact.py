@@ -1,22 +1,30 @@
-"""Redaction throughput (issue: redaction): `redact()` over ~20 MB of mixed prose, Python code and
-log lines with an occasional planted token, best of 3. Also the cost of one short line, the
-way history and telemetry call it.
+"""Redaction throughput (issue 12): `redact()` over mixed prose, Python code and log lines with
+an occasional planted token, best of 3 — the current `edgar.redact` beside the implementation
+it replaced (`edgar/memory/redact*.py` at commit OLD, extracted from git into a temporary
+directory, never kept in the tree), in one run. Also the cost of one short line, the way history
+and telemetry call it, and how many planted secrets each leaves.
 
-Run: python bench/redact.py [MB]. Prints figures; asserts nothing.
+Run: python bench/redact.py [MB] (default 2). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import string
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OLD = "4342902d480613278c8b836180ac42a6ab682ec5"  # the last commit with edgar/memory/redact.py
+OLD_FILES = ("redact.py", "redact_tokens.py", "redact_assign.py", "secret_rules.py")
 
-from edgar.memory.redact import Redactor, redact  # noqa: E402
+from edgar.redact import Redactor, redact  # noqa: E402
 
 WORDS = (
     "the a of to and in is it that for on with as this be are was by you not or from at we can"
@@ -36,20 +44,27 @@ def _r(rng: random.Random, alphabet: str, n: int) -> str:
     return "".join(rng.choice(alphabet) for _ in range(n))
 
 
-def _token(rng: random.Random) -> str:
+def _token(rng: random.Random) -> tuple[str, str]:
+    """A planted line and the secret in it."""
     kind = rng.randrange(6)
     if kind == 0:
-        return "ghp_" + _r(rng, ALNUM, 36)
+        s = "ghp_" + _r(rng, ALNUM, 36)
+        return s, s
     if kind == 1:
-        return "AKIA" + _r(rng, string.ascii_uppercase + "234567", 16)
+        s = "AKIA" + _r(rng, string.ascii_uppercase + "234567", 16)
+        return s, s
     if kind == 2:
-        return "sk-proj-" + _r(rng, ALNUM + "_-", 120)
+        s = "sk-proj-" + _r(rng, ALNUM + "_-", 74) + "T3BlbkFJ" + _r(rng, ALNUM + "_-", 74)
+        return s, s
     if kind == 3:
         digits = string.digits
-        return f"xoxb-{_r(rng, digits, 12)}-{_r(rng, digits, 12)}-{_r(rng, ALNUM, 24)}"
+        s = f"xoxb-{_r(rng, digits, 12)}-{_r(rng, digits, 12)}-{_r(rng, ALNUM, 24)}"
+        return s, s
     if kind == 4:
-        return f"postgres://app:{_r(rng, ALNUM, 16)}@db.internal:5432/app"
-    return f'password = "{_r(rng, ALNUM, 14)}"'
+        s = _r(rng, ALNUM, 16)
+        return f"postgres://app:{s}@db.internal:5432/app", s
+    s = _r(rng, ALNUM, 14)
+    return f'password = "{s}"', s
 
 
 def _prose(rng: random.Random) -> str:
@@ -88,15 +103,18 @@ def _log(rng: random.Random) -> str:
     return rng.choice(forms)
 
 
-def corpus(megabytes: float, seed: int = 7) -> str:
+def corpus(megabytes: float, seed: int = 7, with_planted: bool = False):
     rng = random.Random(seed)
     target = int(megabytes * 1_000_000)
     lines: list[str] = []
+    planted: list[str] = []
     size = 0
     while size < target:
         k = rng.random()
         if k < 0.004:
-            line = f"export SECRET={_token(rng)}" if rng.random() < 0.5 else f"here it is: {_token(rng)}"
+            planted_line, secret = _token(rng)
+            planted.append(secret)
+            line = f"export SECRET={planted_line}" if rng.random() < 0.5 else f"here it is: {planted_line}"
         elif k < 0.40:
             line = _prose(rng)
         elif k < 0.70:
@@ -105,7 +123,8 @@ def corpus(megabytes: float, seed: int = 7) -> str:
             line = _log(rng)
         lines.append(line)
         size += len(line) + 1
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    return (text, planted) if with_planted else text
 
 
 def best_of(n: int, fn, clock=time.perf_counter) -> float:
@@ -117,14 +136,34 @@ def best_of(n: int, fn, clock=time.perf_counter) -> float:
     return best
 
 
+def old_redact():
+    """The replaced implementation, from git, as a package of its own in a temporary directory."""
+    tmp = Path(tempfile.mkdtemp(prefix="edgar-old-redact-"))
+    pkg = tmp / "old_redact"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name in OLD_FILES:
+        src = subprocess.run(["git", "-C", str(ROOT), "show", f"{OLD}:edgar/memory/{name}"],
+                             capture_output=True, text=True, check=True).stdout
+        (pkg / name).write_text(src.replace("edgar.memory.", "old_redact."))
+    sys.path.insert(0, str(tmp))
+    return importlib.import_module("old_redact.redact").redact
+
+
 def main() -> None:
-    mb = float(sys.argv[1]) if len(sys.argv) > 1 else 20.0
-    text = corpus(mb)
+    mb = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
+    text, planted = corpus(mb, with_planted=True)
     size = len(text) / 1e6
-    seconds = best_of(3, lambda: redact(text))
-    out = redact(text)
-    print(f"redact: {size / seconds:.1f} MB/s (goal >= 20 MB/s) on {size:.1f} MB,"
-          f" {out.count('[REDACTED:')} redactions")
+    old = old_redact()
+    rates = {}
+    for name, fn in (("old", old), ("new", redact)):
+        seconds = best_of(3, lambda: fn(text))
+        out = fn(text)
+        left = sum(1 for p in planted if p in out)
+        rates[name] = size / seconds
+        print(f"{name}: {size / seconds:.1f} MB/s on {size:.1f} MB, {out.count('[REDACTED:')} redactions,"
+              f" {left}/{len(planted)} planted secrets left")
+    print(f"new / old: {rates['new'] / rates['old']:.2f} (goal: new >= 20 MB/s)")
     # Wall time counts other processes on a shared machine; CPU time is redact's own cost.
     cpu = best_of(3, lambda: redact(text), time.process_time)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

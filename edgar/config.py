@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 PermissionMode = Literal["ask", "auto-edit", "yes", "read-only"]
 PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
@@ -50,12 +50,28 @@ class ProviderSettings(_Section):
     read_timeout: float = Field(120.0, gt=0, le=DAY)     # seconds of silence mid-stream
     max_retries: int = Field(4, ge=0, le=20)
     # Anthropic only
-    version: str = "2023-06-01"
+    version: str | None = None      # None: the version the pinned official SDK sends (models.json)
     auth: Literal["x-api-key", "bearer"] = "x-api-key"
     max_tokens: int = Field(8192, gt=0, le=MILLION)
     retry_backoff: float = Field(0.5, ge=0, le=60)       # seconds; doubles, capped at 8 s
     temperature: float | None = Field(None, ge=0, le=2)  # not sent unless set
     thinking_budget: int = Field(0, ge=0, le=MILLION)    # Anthropic extended thinking; 0 = off
+
+    @model_validator(mode="after")
+    def _thinking_limits(self) -> "ProviderSettings":
+        # The API's documented limits (anthropic ThinkingConfigEnabledParam): budget_tokens
+        # >= 1024 and < max_tokens; sampling parameters are refused with thinking on.
+        budget = self.thinking_budget
+        if budget and budget < 1024:
+            raise ValueError(f"thinking_budget = {budget} is below the API's minimum of 1024 "
+                             "(set 1024 or more, or 0 to turn thinking off)")
+        if budget and budget >= self.max_tokens:
+            raise ValueError(f"thinking_budget = {budget} must be less than max_tokens = "
+                             f"{self.max_tokens} (thinking counts toward it)")
+        if budget and self.temperature is not None:
+            raise ValueError("temperature cannot be set with thinking on (remove temperature "
+                             "or set thinking_budget = 0)")
+        return self
 
 
 class ToolsSettings(_Section):
@@ -104,7 +120,7 @@ class ContextSettings(_Section):
 class Settings(_Section):
     """Everything edgar is configured with; top-level keys and one field per section."""
 
-    model: str = "anthropic:claude-sonnet-4-5"
+    model: str = "sonnet"   # an alias: the current Sonnet of edgar/providers/models.json
     permission_mode: PermissionMode = "ask"
     max_turns: int = Field(50, gt=0, le=10_000)
     providers: dict[str, ProviderSettings] = Field(default_factory=dict)
@@ -201,6 +217,8 @@ def _describe(exc: ValidationError, place: Any) -> str:
     where = place(loc)
     if error["type"] == "extra_forbidden":
         return f"{where}: unknown key '{key}'"
+    if error["type"] == "value_error":   # a rule across fields: its own sentence says it all
+        return f"{where}: '{key}': {str(error['msg']).removeprefix('Value error, ')}"
     return f"{where}: '{key}': {error['msg']} (got {error['input']!r})"
 
 

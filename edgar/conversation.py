@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Union
 
-__all__ = ["TextBlock", "ThinkingBlock", "ToolUseBlock", "ToolResultBlock", "Block", "Message",
-           "ToolSpec", "Usage"]
+__all__ = ["TextBlock", "ThinkingBlock", "RedactedThinkingBlock", "ToolUseBlock",
+           "ToolResultBlock", "Block", "Message", "ToolSpec", "Usage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +33,14 @@ class ThinkingBlock:
     text: str
     signature: str = ""
     type: Literal["thinking"] = "thinking"
+
+
+@dataclass(frozen=True, slots=True)
+class RedactedThinkingBlock:
+    """Reasoning the provider encrypted (Anthropic ``redacted_thinking``): sent back byte for byte."""
+
+    data: str
+    type: Literal["redacted_thinking"] = "redacted_thinking"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +63,9 @@ class ToolResultBlock:
     type: Literal["tool_result"] = "tool_result"
 
 
-Block = Union[TextBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock]
+Block = Union[TextBlock, ThinkingBlock, RedactedThinkingBlock, ToolUseBlock, ToolResultBlock]
 _KINDS: dict[str, type[Block]] = {"text": TextBlock, "thinking": ThinkingBlock,
+                                   "redacted_thinking": RedactedThinkingBlock,
                                    "tool_use": ToolUseBlock, "tool_result": ToolResultBlock}
 
 
@@ -94,12 +103,17 @@ class ToolSpec:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token counts of one model response (cumulative for that response, never summed twice)."""
+    """Token counts of one model response (cumulative for that response, never summed twice).
+
+    Invariant: ``reported`` is False when the provider sent no usage at all; the counts are
+    then unknown (shown as null), not zero, and a sum with an unreported part is unreported.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
+    reported: bool = True
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -107,6 +121,7 @@ class Usage:
             self.output_tokens + other.output_tokens,
             self.cache_write_tokens + other.cache_write_tokens,
             self.cache_read_tokens + other.cache_read_tokens,
+            self.reported and other.reported,
         )
 
     @property

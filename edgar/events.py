@@ -18,6 +18,7 @@ from edgar.conversation import Usage
 
 ErrorKind = Literal[
     "exit_nonzero",
+    "exit_answer",       # a non-zero exit that is an answer (grep: no match); never a fact
     "timeout",
     "not_found",
     "permission_denied",
@@ -31,6 +32,8 @@ ErrorKind = Literal[
     "internal",
     "max_turns",
     "subagent_failed",
+    "output_limit",      # a response cut off at max_tokens (or the context window)
+    "refusal",           # the model declined to answer
 ]
 Outcome = Literal["ok", "error", "cancelled"]
 
@@ -175,6 +178,22 @@ class TurnFinished(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FactLearned(Event):
+    """A fact became active because of this session, so the person can see it and undo it.
+
+    Invariant: published only by the learning package, right after the store has made fact
+    ``fact_id`` active; ``text`` is the text as stored (one redacted line), ``provenance``
+    its provenance, and ``reactivated`` is true when a line typed now re-activated a fact that
+    was pending, rejected or forgotten.
+    """
+
+    fact_id: int
+    text: str
+    provenance: str
+    reactivated: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Notice(Event):
     """Something the person should see that is not model text (a warning, a subscriber failure).
 
@@ -188,7 +207,7 @@ class Notice(Event):
 ALL_EVENTS: tuple[type[Event], ...] = (
     PromptTyped, Attached, TurnStarted, QueueDelivered, SkillsActivated, TextDelta,
     ThinkingDelta, ToolProposed, ToolFinished, VerifyFinished, ModelResponded, Compacted,
-    TurnFinished, Notice,
+    TurnFinished, FactLearned, Notice,
 )
 
 

@@ -7,7 +7,8 @@ Guarantees:
   files, and only if files changed since the last check of that turn.
 - Each run publishes exactly one ``VerifyFinished(command, passed, exit_code, duration)`` at
   depth 0 with the turn's ids; ``exit_code`` is None when the command hung past
-  ``verify.timeout`` and was killed (its whole process group, via ``tools.shell``).
+  ``verify.timeout`` and was killed (with every descendant: it runs in the session's
+  sandbox, like ``shell``).
 - On failure the bounded tail of the output (``verify.tail_chars``) goes back to the model
   as the next user message, at most ``verify.max_rounds`` times per turn; then the turn ends
   with a Notice saying the check still fails. The output reaches the model only: no event
@@ -21,9 +22,10 @@ import time
 from typing import TYPE_CHECKING
 
 from edgar.config import VerifySettings
+from edgar.sandbox import explain
 from edgar.events import Notice, ToolFinished, VerifyFinished
-from edgar.tools.base import ToolContext
-from edgar.tools.shell import run_command
+from edgar.tools.base import ToolContext, ToolFailure
+from edgar.tools.shell import run_command, sandbox_for
 
 if TYPE_CHECKING:
     from edgar.core.session import Session
@@ -73,9 +75,15 @@ class Verifier:
             return None  # nothing changed since the last check of this turn
         self._checked[turn.id] = self._changes
         where = {"session_id": session.id, "turn_id": turn.id, "depth": 0}
-        ctx = ToolContext(root=session.root)
+        ctx = ToolContext(root=session.root, sandbox=session.sandbox)
         started = time.monotonic()
-        code, output = await run_command(self.command, ctx, self.settings.timeout)
+        try:
+            done = await run_command(self.command, ctx, self.settings.timeout)
+            code, output = (None if done.timed_out else done.exit_code), done.output
+            notes = explain(output, code, sandbox_for(ctx).policy)
+            output += "".join(f"\n{line}" for line in notes)
+        except ToolFailure as exc:  # the sandbox could not start it: a failure, said as such
+            code, output = -1, exc.message
         passed = code == 0
         session.bus.publish(VerifyFinished(command=self.command, passed=passed, exit_code=code,
                                            duration=time.monotonic() - started, **where))

@@ -48,6 +48,20 @@ def price(value: Any) -> Any:
     raise ValueError(f"unknown price {value!r}")
 
 
+def newest_change(providers: Any, today: dt.date) -> str | None:
+    """The latest start date of a dated price that applies on ``today``, as ISO text."""
+    best: dt.date | None = None
+    for provider in providers:
+        for model in provider.models:
+            for conditional in model.prices if isinstance(model.prices, list) else ():
+                start = getattr(getattr(conditional, "constraint", None), "start_date", None)
+                if isinstance(start, dt.datetime):
+                    start = start.date()
+                if start is not None and start <= today and (best is None or start > best):
+                    best = start
+    return best.isoformat() if best else None
+
+
 def build(today: dt.date) -> dict[str, Any]:
     import genai_prices
     from genai_prices.data import providers
@@ -69,6 +83,9 @@ def build(today: dt.date) -> dict[str, Any]:
     return {
         "date": today.isoformat(),
         "source": f"genai-prices {genai_prices.__version__}",
+        # the package carries no release date: the newest price change in force is the
+        # freshest thing its data is known to include
+        "source_newest_change": newest_change(providers, today),
         "unit": "USD per million tokens; tiers apply to all tokens once the prompt "
                 "(input + cache) reaches the start",
         "models": models,

@@ -4,9 +4,13 @@ Guarantees:
 - Reports which config files exist and whether the merged settings are valid (a mistake is
   shown with file and line), the model chosen, whether its key variable is set — never the
   key itself, not even a prefix — and the base URL with where it came from.
+- An alias or bare id is shown with what it resolves to (``sonnet → anthropic:…``); a model
+  in Anthropic's deprecation table is warned about, and one past its end of life is a problem.
 - Sends nothing unless ``--ping`` is given; then exactly one cheap request (``max_tokens`` 1,
   no retries) and reports ok or the provider's error message.
-- Exit code 0 when everything checked is fine, 1 when something needs fixing.
+- Says which sandbox layers confine commands here (and loudly when none does).
+- Exit code 0 when everything checked is fine, 1 when something needs fixing (a sandbox
+  that confines nothing, outside mode ``off``, is one).
 """
 
 from __future__ import annotations
@@ -61,8 +65,18 @@ def run(argv: list[str]) -> int:
         _line("settings", f"invalid: {exc}")
         return 1
     _line("settings", "valid")
-    provider, _, model = settings.model.partition(":")
-    _line("model", f"{settings.model}{_price_note(model)}")
+    problems += _sandbox(root)
+    from edgar.providers.models import lifecycle_note, resolve
+
+    spec = resolve(settings.model)
+    shown = settings.model if spec == settings.model else f"{settings.model} → {spec}"
+    provider, _, model = spec.partition(":")
+    _line("model", f"{shown}{_price_note(model)}")
+    note = lifecycle_note(spec) if provider == "anthropic" else None
+    if note:
+        _line("lifecycle", note)
+        problems += "end of life" in note   # retired: it will fail; deprecated: a warning
+    settings.model = spec
     if provider not in WIRE:
         if provider != "scripted":
             _line("provider", f"unknown provider {provider!r} (known: anthropic, openai, scripted)")
@@ -76,6 +90,18 @@ def run(argv: list[str]) -> int:
 
 def _line(label: str, text: str) -> None:
     print(f"  {label:<10}{text}")
+
+
+def _sandbox(root: Path) -> int:
+    """One line per confinement layer; a problem only when nothing confines commands."""
+    from edgar.sandbox import Policy, Sandbox
+
+    box = Sandbox(Policy.for_project(root))
+    _line("sandbox", f"{box.policy.mode}, network {'on' if box.policy.network else 'off'}")
+    for layer in box.layers():
+        _line("", f"{'+' if layer.active else '-'} {layer.name}: {layer.detail}")
+    box.close()
+    return 0 if box.active or not box.policy.confined else 1
 
 
 def _price_note(model: str) -> str:

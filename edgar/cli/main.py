@@ -26,9 +26,14 @@ def _parser() -> argparse.ArgumentParser:
         epilog="commands: demo, init, memory, stats, history, import, doctor "
                "(edgar COMMAND --help)")
     p.add_argument("--version", action="version", version=f"edgar {__version__}")
-    p.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",
-                   help="run one prompt non-interactively and print the result")
-    p.add_argument("--model", help="PROVIDER:MODEL, e.g. anthropic:claude-sonnet-4-5, "
+    p.add_argument("first", nargs="?", metavar="PROMPT",
+                   help="start the REPL with PROMPT as the first line typed (with -p, or "
+                   "when stdin is not a terminal: run it once)")
+    p.add_argument("-p", "--print", dest="prompt", metavar="PROMPT", nargs="?", const="",
+                   help="run one prompt non-interactively and print the result; without "
+                   "PROMPT, piped stdin is the attachment and nothing is typed")
+    p.add_argument("--model", help="PROVIDER:MODEL, an alias (sonnet, opus, haiku) or a bare "
+                   "id, e.g. anthropic:claude-sonnet-5-5, "
                    "openai:gpt-4.1, scripted:PATH")
     p.add_argument("--permission-mode", choices=("ask", "auto-edit", "yes", "read-only"))
     p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")

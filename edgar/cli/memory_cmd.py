@@ -1,11 +1,13 @@
-"""``edgar memory list|add|forget|review``: the person's view of, and door into, memory.
+"""``edgar memory list|add|edit|forget|review``: the person's view of, and door into, memory.
 
 Guarantees:
 - ``review`` is the only way from pending to active: it shows each pending fact's id,
   provenance, source and exact text, and an approval is bound to the sha256 of the text
   shown (after an edit: of the edited text shown). A fact changed after it was shown is
   refused (exit 1 for ``--approve``).
-- ``add`` stores a ``manual`` fact (active). Nothing here imports ``edgar.learning``.
+- ``add`` stores a ``manual`` fact (active). ``edit ID TEXT`` replaces an active fact by a
+  ``manual`` one with TEXT and keeps the old text as a forgotten fact. Nothing here imports
+  ``edgar.learning``.
 - Exit codes: 0 ok, 1 refused, 2 usage or config error.
 """
 
@@ -32,6 +34,10 @@ def _parser() -> argparse.ArgumentParser:
     ls.add_argument("--json", action="store_true")
     add = sub.add_parser("add", help="remember TEXT (provenance manual, active)")
     add.add_argument("text")
+    change = sub.add_parser("edit", help="change active fact ID to TEXT (provenance manual; "
+                            "the old text is kept, forgotten)")
+    change.add_argument("id", type=int)
+    change.add_argument("text")
     forget = sub.add_parser("forget", help="stop using fact ID")
     forget.add_argument("id", type=int)
     review = sub.add_parser("review", help="approve, reject or edit pending facts")
@@ -77,6 +83,12 @@ def _dispatch(store: MemoryStore, args) -> int:
         if args.action == "add":
             fact = store.add(args.text, "manual", source="edgar memory add")
             print(f"remembered fact {fact.id}" if fact else "already known (or empty); nothing added")
+            return 0
+        if args.action == "edit":
+            fact = store.edit(args.id, args.text)
+            moved = f" (now fact {fact.id}; the old text is kept as forgotten fact {args.id})" \
+                if fact.id != args.id else ""
+            print(f"fact {fact.id}: {fact.text}{moved}")
             return 0
         if args.action == "forget":
             fact = store.forget(args.id)

@@ -1,28 +1,34 @@
 """``edgar -p PROMPT``: one turn, no questions asked, output for people or scripts.
 
 Guarantees:
-- ``run_prompt`` builds exactly one ``PromptTyped``: the ``-p`` argument, as typed. Piped
-  stdin and ``@path`` files travel as ``Attached`` and never become a ``PromptTyped``.
+- ``run_prompt`` builds at most one ``PromptTyped``: the ``-p`` argument (or the command-line
+  prompt), as typed, carrying the id of the turn it starts. With nothing typed (``-p`` without
+  an argument, or stdin not a terminal) none is published. Piped stdin and ``@path`` files
+  travel as ``Attached`` and never become a ``PromptTyped``.
 - Exit codes: 0 ok, 1 turn error, 2 usage or config error, 130 cancelled.
-- ``--output-format``: ``text`` streams the answer; ``json`` prints one summary object;
-  ``stream-json`` prints every bus event as one JSON line as it happens.
+- ``--output-format``: ``text`` streams the answer, each step's text apart from the last by
+  a blank line; ``json`` prints one summary object (Claude Code's ``type``, ``subtype``,
+  ``is_error``, ``total_cost_usd``, ``permission_denials`` beside edgar's own fields; token
+  counts and cost are ``null`` when the provider reported no usage); ``stream-json`` prints
+  every bus event as one JSON line as it happens.
+- A tool call refused because nobody can confirm it is said on stderr, with the mode and the
+  flag that allows it, in every format.
+- Notices start on a line of their own, never in the middle of the answer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 import signal
 import sys
-from pathlib import Path
 from typing import IO
 
 from edgar.events import (
-    Attached, Event, Notice, PromptTyped, TextDelta, ToolFinished, ToolProposed, to_dict,
+    Attached, Event, FactLearned, ModelResponded, Notice, PromptTyped, TextDelta, ToolFinished,
+    ToolProposed, to_dict,
 )
 
-AT_PATH = re.compile(r"(?<!\S)@(\S+)")
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
 
 
@@ -30,67 +36,92 @@ class UsageError(Exception):
     """A mistake in how edgar was called; exit 2 with this message."""
 
 
-def at_paths(prompt: str, cwd: Path) -> list[tuple[str, str]]:
-    """(``@path``, body) for each ``@path`` in the prompt; a missing file is a UsageError."""
-    out = []
-    for match in AT_PATH.finditer(prompt):
-        name = match.group(1).rstrip(".,;:!?)\"'")
-        path = (cwd / name).expanduser()
-        try:
-            body = path.read_text(encoding="utf-8", errors="replace")
-        except FileNotFoundError:
-            raise UsageError(f"@{name}: no such file") from None
-        except IsADirectoryError:
-            raise UsageError(f"@{name}: is a directory, not a file") from None
-        except OSError as exc:
-            raise UsageError(f"@{name}: cannot read it ({exc.strerror})") from None
-        out.append((f"@{name}", body))
-    return out
-
-
-def read_stdin(stream: IO[str] | None) -> str:
-    if stream is None or stream.closed:
-        return ""
-    try:
-        if stream.isatty():
-            return ""
-        return stream.read()
-    except (OSError, ValueError):
-        return ""
-
-
 class _Printer:
     """Subscriber that writes a -p run's output in the chosen format."""
 
-    def __init__(self, fmt: str, out: IO[str], err: IO[str]):
+    def __init__(self, fmt: str, out: IO[str], err: IO[str], mode: str = "ask",
+                 access: dict[str, str] | None = None):
         self.fmt, self.out, self.err = fmt, out, err
         self.err_tty = err.isatty()
         self.ended_with_newline = True
+        self.learned: list[FactLearned] = []
+        self.mode, self.access = mode, access or {}
+        self.proposed: dict[str, ToolProposed] = {}
+        self.denials: list[dict[str, object]] = []
+        self.tail = ""            # the last two characters of the answer printed so far
+        self.step_done = False    # a model response ended since the last text
+
+    def _refused(self, event: ToolFinished) -> None:
+        from edgar.tools.permissions import allowing_mode
+
+        proposed = self.proposed.get(event.call_id)
+        args = dict(proposed.args) if proposed else {}
+        self.denials.append({"tool_name": event.tool, "tool_use_id": event.call_id,
+                             "tool_input": args})
+        target = next((str(args[k]) for k in ("path", "command", "pattern") if k in args), "")
+        target = " ".join(target.split())
+        target = (" " + (target[:60] + "…" if len(target) > 60 else target)) if target else ""
+        allows = allowing_mode(self.access.get(event.tool, "shell"))
+        self._own_line()
+        self.err.write(f"edgar: refused {event.tool}{target} (permission mode {self.mode}; "
+                       f"--permission-mode {allows} allows it)\n")
+
+    def _own_line(self) -> None:
+        if self.fmt == "text" and not self.ended_with_newline:
+            self.out.write("\n")
+            self.out.flush()
+            self.ended_with_newline, self.tail = True, self.tail[-1:] + "\n"
+
+    def _text(self, text: str) -> None:
+        if self.step_done and self.tail and text:
+            # a new step: a blank line between its text and the last step's
+            gap = "" if self.tail.endswith("\n\n") else "\n" if self.tail.endswith("\n") else "\n\n"
+            text = gap + text
+        self.step_done = False
+        self.out.write(text)
+        self.out.flush()
+        if text:
+            self.tail = (self.tail + text)[-2:]
+            self.ended_with_newline = text.endswith("\n")
 
     def __call__(self, event: Event) -> None:
+        if isinstance(event, FactLearned):
+            self.learned.append(event)
+        elif isinstance(event, ToolProposed) and event.depth == 0:
+            self.proposed[event.call_id] = event
+        elif isinstance(event, ModelResponded) and event.depth == 0:
+            self.step_done = True
+        if (isinstance(event, ToolFinished) and event.depth == 0 and event.error is not None
+                and event.error.kind == "denied" and self.fmt != "quiet"):
+            self._refused(event)
         if self.fmt == "stream-json":
             self.out.write(json.dumps(to_dict(event), default=str) + "\n")
             self.out.flush()
         elif self.fmt == "text":
             if isinstance(event, TextDelta) and event.depth == 0:
-                self.out.write(event.text)
-                self.out.flush()
-                self.ended_with_newline = event.text.endswith("\n")
+                self._text(event.text)
             elif isinstance(event, ToolProposed) and self.err_tty:
                 self.err.write(f"· {event.tool}\n")
             elif isinstance(event, ToolFinished) and self.err_tty and event.error:
                 self.err.write(f"  ✗ {event.tool}: {event.error.kind}\n")
             elif isinstance(event, Notice) and event.depth == 0:
+                self._own_line()
                 self.err.write(f"edgar: {event.message}\n")
+            elif isinstance(event, FactLearned):
+                from edgar.cli.render import learned_line
+
+                self.err.write(f"edgar: {learned_line(event, 'edgar memory forget')}\n")
 
 
-async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = None,
+async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | None = None,
                      fmt: str = "text", out: IO[str] = sys.stdout,
                      err: IO[str] = sys.stderr) -> int:
-    """Run the ``-p`` prompt as one turn and print the result; returns the exit code."""
+    """Run one turn for what was typed (``prompt``; None: nothing was) and the attachments."""
     from edgar.core.loop import run_turn
+    from edgar.core.session import new_id
 
-    printer = _Printer(fmt, out, err)
+    access = {name: tool.access for name, tool in app.session.tools.items()}
+    printer = _Printer(fmt, out, err, app.session.gate.mode, access)
     if fmt != "quiet":  # "quiet": the caller renders the session itself (edgar demo)
         app.observe(printer)
     session = app.session
@@ -111,12 +142,15 @@ async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = 
         loop.add_signal_handler(signal.SIGINT, on_sigint)
     except (NotImplementedError, RuntimeError):
         pass
-    app.bus.publish(PromptTyped(text=prompt, session_id=session.id))
+    turn_id = new_id()   # the PromptTyped names the turn it starts (ADR-0002)
+    if prompt is not None:
+        app.bus.publish(PromptTyped(text=prompt, session_id=session.id, turn_id=turn_id))
     if attached:
         app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
-                                 sources=tuple(s for s, _ in attached), session_id=session.id))
+                                 sources=tuple(s for s, _ in attached), session_id=session.id,
+                                 turn_id=turn_id))
     try:
-        result = await run_turn(session, prompt, attached)
+        result = await run_turn(session, prompt or "", attached, turn_id=turn_id)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
@@ -125,18 +159,30 @@ async def run_prompt(app, prompt: str, attached: list[tuple[str, str]] | None = 
     if fmt == "text" and not printer.ended_with_newline:
         out.write("\n")
     if fmt == "json":
+        known = result.usage.reported
+        is_error = result.outcome != "ok"
+        subtype = ("success" if not is_error else "error_max_turns"
+                   if result.error is not None and result.error.kind == "max_turns"
+                   else "error_during_execution")
         out.write(json.dumps({
+            "type": "result",
+            "subtype": subtype,
+            "is_error": is_error,
             "result": result.text,
             "session_id": session.id,
             "outcome": result.outcome,
-            "usage": {"input_tokens": result.usage.input_tokens,
-                      "output_tokens": result.usage.output_tokens,
-                      "cache_write_tokens": result.usage.cache_write_tokens,
-                      "cache_read_tokens": result.usage.cache_read_tokens},
+            "usage": {"input_tokens": result.usage.input_tokens if known else None,
+                      "output_tokens": result.usage.output_tokens if known else None,
+                      "cache_write_tokens": result.usage.cache_write_tokens if known else None,
+                      "cache_read_tokens": result.usage.cache_read_tokens if known else None},
+            "total_cost_usd": result.cost,
             "cost_usd": result.cost,
+            "permission_denials": printer.denials,
             "duration_ms": round(result.duration * 1000),
             "num_turns": result.steps,
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
+            "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
+                         "reactivated": e.reactivated} for e in printer.learned],
             **({"error": result.error_message} if result.error_message else {}),
         }) + "\n")
     out.flush()

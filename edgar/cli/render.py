@@ -19,7 +19,7 @@ from typing import IO, Any, Mapping
 
 from edgar.cli.mdstream import BlockSplitter
 from edgar.events import (
-    Compacted, Event, ModelResponded, Notice, QueueDelivered, SkillsActivated, TextDelta,
+    Compacted, Event, FactLearned, ModelResponded, Notice, QueueDelivered, SkillsActivated, TextDelta,
     ThinkingDelta, ToolFinished, ToolProposed, TurnFinished, TurnStarted, VerifyFinished,
 )
 
@@ -37,6 +37,13 @@ def tool_line(event: ToolProposed) -> str:
     else:
         detail = ""
     return f"{event.tool} {detail}".strip()
+
+
+def learned_line(event: FactLearned, undo: str = "/forget") -> str:
+    """The one line that tells the person a fact is now active, and how to undo it."""
+    what = ("noticed" if event.provenance == "error-template"
+            else "remembered again" if event.reactivated else "remembered")
+    return f"{what}: {event.text} (fact {event.fact_id} · {undo} {event.fact_id})"
 
 
 def money(cost: float | None) -> str:
@@ -108,6 +115,8 @@ class PlainRenderer:
             self._line(f"{indent}  ⇣ compacted {event.tokens_before} → {event.tokens_after} tokens")
         elif isinstance(event, Notice):
             self._line(f"{indent}  ! {event.message}")
+        elif isinstance(event, FactLearned):
+            self._line(f"  {learned_line(event)}")
         elif isinstance(event, TurnFinished) and event.depth == 0:
             self._line(f"\n[{event.outcome} · {event.duration:.1f}s · {event.tokens} tokens · "
                        f"{money(event.cost)}]")
@@ -264,6 +273,8 @@ class RichRenderer:
         elif isinstance(event, Notice):
             self.say(f"{pad}! {event.message}",
                      {"info": "dim", "warning": "yellow"}.get(event.level, "red"))
+        elif isinstance(event, FactLearned):
+            self.say(learned_line(event), "dim")
         elif isinstance(event, TurnFinished) and event.depth == 0:
             self._turn_finished(event)
 

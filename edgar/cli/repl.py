@@ -11,8 +11,15 @@ Guarantees:
   but not delivered when a turn is interrupted come back into the prompt, unsent.
 - While a permission question is pending, the next line (a ``y``/``n``/``a`` key, or a typed
   line) is the answer, not a prompt; only a slash command still runs as a command.
-- Without a terminal on stdin and stdout it runs line by line: each input line is one
-  prompt, run to completion, plain output, no confirmations (the gate refuses instead).
+- It reads lines only from a terminal: ``run_repl`` refuses a stdin that is not one (the
+  CLI runs one-shot instead, stdin attached). With a terminal on stdin but not on stdout it
+  runs line by line: each typed line is one prompt, run to completion, plain output, no
+  confirmations (the gate refuses instead).
+- ``first`` (``edgar "PROMPT"``) goes through ``submit`` like any line typed.
+- Each ``PromptTyped`` carries the id of the turn it starts (a queued line: of the turn it
+  was typed into), so a learned fact's source names a real turn.
+- An ``@path`` naming a file outside the project root is refused in one line and the line
+  goes back into the prompt, unsent.
 """
 
 from __future__ import annotations
@@ -26,7 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, IO, Any, Awaitable, Callable, Protocol
 
 from edgar.cli import slash
-from edgar.cli.oneshot import AT_PATH, UsageError, at_paths
+from edgar.cli.attach import AT_PATH, AttachRefused, at_paths, typed
+from edgar.cli.oneshot import UsageError
 from edgar.core.queue import PromptQueue
 from edgar.events import Attached, Event, PromptTyped, QueueDelivered
 
@@ -99,6 +107,7 @@ class Repl:
         self.exiting = False
         self.default = ""                        # text put back into the next prompt
         self.restored: str | None = None         # queued lines given back after an interrupt
+        self.turn_id = ""                        # id of the turn running in the foreground
         self._cancelling = False
 
     @property
@@ -123,6 +132,9 @@ class Repl:
     # -- the one door for typed lines ------------------------------------------------
     async def submit(self, line: str) -> None:
         """Handle one line the person typed: an answer, a command, or a prompt."""
+        from edgar.core.session import new_id
+
+        line = typed(line)
         if not line.strip():
             return
         if slash.is_command(line):
@@ -133,36 +145,36 @@ class Repl:
             return
         session = self.app.session
         if self.busy:
-            self.app.bus.publish(PromptTyped(text=line, queued=True, session_id=session.id))
+            self.app.bus.publish(PromptTyped(text=line, queued=True, session_id=session.id,
+                                             turn_id=self.turn_id))
             session.queue.put(line)
             if AT_PATH.search(line):
                 self.say("(@path files are attached to a line that starts a turn; this one is "
                          "queued, so the model sees the path only)", "dim")
             return
+        try:
+            attached = at_paths(line, Path.cwd(), self.app.root)
+        except AttachRefused as exc:
+            self.say(f"edgar: {exc} — your line is back in the prompt", "yellow")
+            self.default = line
+            return
         restored, self.restored = self.restored, None
+        turn_id = new_id()
         if line != restored:  # lines given back unchanged were published when first typed
-            self.app.bus.publish(PromptTyped(text=line, session_id=session.id))
-        attached = self._attachments(line)
+            self.app.bus.publish(PromptTyped(text=line, session_id=session.id, turn_id=turn_id))
         if attached:
             self.app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
                                           sources=tuple(s for s, _ in attached),
-                                          session_id=session.id))
-        self._start_turn(line, attached)
-
-    def _attachments(self, line: str) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = []
-        for match in AT_PATH.finditer(line):
-            try:
-                out.extend(at_paths("@" + match.group(1), Path.cwd()))
-            except UsageError as exc:
-                self.say(f"{exc} (sent as text)", "yellow")
-        return out
+                                          session_id=session.id, turn_id=turn_id))
+        self._start_turn(line, attached, turn_id)
 
     # -- the foreground task: a turn, or a long command such as /compact -------------
-    def _start_turn(self, text: str, attached: list[tuple[str, str]]) -> None:
+    def _start_turn(self, text: str, attached: list[tuple[str, str]], turn_id: str = "") -> None:
         from edgar.core.loop import run_turn
+        from edgar.core.session import new_id
 
-        self._run(run_turn(self.app.session, text, attached))
+        self.turn_id = turn_id or new_id()
+        self._run(run_turn(self.app.session, text, attached, turn_id=self.turn_id))
 
     def run_foreground(self, work: Awaitable[Any]) -> None:
         self._run(work)
@@ -243,7 +255,7 @@ class Repl:
         elif self.prompt is None:
             self.exiting = True
 
-    async def interactive(self) -> int:
+    async def interactive(self, first: str | None = None) -> int:
         from prompt_toolkit.patch_stdout import patch_stdout
 
         from edgar.cli.prompt import AboveThePrompt, greet_line, make_prompt, warm_up
@@ -257,6 +269,8 @@ class Repl:
         with patch_stdout(raw=True):
             self._greet(greet_line)
             loop.call_later(0.3, loop.run_in_executor, None, warm_up)
+            if first is not None:
+                await self.submit(first)
             while not self.exiting:
                 try:
                     line = await self.prompt.prompt_async(default=self.default)
@@ -270,10 +284,18 @@ class Repl:
             above.flush_now()
         return 0
 
-    async def lines(self, stream: IO[str]) -> int:
+    async def lines(self, stream: IO[str], first: str | None = None) -> int:
         loop = asyncio.get_running_loop()
         _handle_sigint(loop, self._on_sigint)
+        if not stream.isatty():      # typed means typed at a terminal: never a pipe's lines
+            raise UsageError("the REPL reads lines only from a terminal")
+        pending = [first] if first is not None else []
         while not self.exiting:
+            if pending:
+                await self.submit(pending.pop())
+                while self.foreground is not None:
+                    await asyncio.wait([self.foreground])
+                continue
             line = await loop.run_in_executor(None, stream.readline)
             if not line:
                 break
@@ -322,10 +344,13 @@ def make_renderer(interactive: bool) -> Renderer:
     return RichRenderer()
 
 
-def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | None) -> int:
+def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | None,
+             first: str | None = None) -> int:
     from edgar.cli.setup import build
 
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if not sys.stdin.isatty():
+        raise UsageError("the REPL needs a terminal on stdin; pipe into `edgar -p` instead")
+    interactive = sys.stdout.isatty()
     session_id, history = resumed if resumed else (None, None)
     renderer = make_renderer(interactive)
     screen = Screen()
@@ -337,6 +362,7 @@ def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | N
     app.observe(renderer)
     repl = Repl(renderer, app, asker, screen)
     try:
-        return asyncio.run(repl.interactive() if interactive else repl.lines(sys.stdin))
+        return asyncio.run(repl.interactive(first) if interactive
+                           else repl.lines(sys.stdin, first))
     finally:
         app.close()

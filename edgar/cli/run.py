@@ -1,7 +1,11 @@
 """The default command: the REPL, or one ``-p`` prompt, with config and sessions resolved.
 
-Guarantees: every user mistake found here (config, model, flags, ``@path``, session id)
-becomes one ``edgar: …`` line on stderr and exit code 2.
+Guarantees:
+- Every user mistake found here (config, model, flags, ``@path`` outside the project, session
+  id) becomes one ``edgar: …`` line on stderr and exit code 2.
+- Typed means typed at a terminal (docs/learning.md): the REPL runs only with a terminal on
+  stdin. Otherwise ``edgar`` and ``edgar -p`` run one turn with stdin ``Attached``; the only
+  typed text is a command-line prompt (``-p PROMPT`` or the positional ``PROMPT``).
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from edgar.cli.oneshot import EXIT_USAGE, UsageError, at_paths, read_stdin, run_prompt
+from edgar.cli.attach import AttachRefused, at_paths, read_stdin, typed
+from edgar.cli.oneshot import EXIT_USAGE, UsageError, run_prompt
 
 
 def fail(message: str) -> int:
@@ -38,23 +43,41 @@ def run(args: argparse.Namespace) -> int:
         resumed = _resume(args, root)
         if resumed == "listed":
             return 0
-        if args.prompt is not None:
+        first = typed(args.first) if args.first is not None else None
+        terminal = _is_terminal(sys.stdin)
+        if args.prompt is not None or not terminal:
+            prompt = typed(args.prompt) if args.prompt else first
             attached = []
             stdin = read_stdin(sys.stdin)
             if stdin:
                 attached.append(("stdin", stdin))
-            attached.extend(at_paths(args.prompt, Path.cwd()))
-            return _oneshot(args, root, settings, attached, resumed)
+            if prompt is not None and not prompt.strip() and not attached:
+                # a blank prompt would be a blank text block, which the API rejects
+                raise UsageError("the prompt is empty (only whitespace): say what to do, "
+                                 "e.g. edgar -p \"explain this repository\"")
+            if prompt is None and not attached:
+                raise UsageError("nothing to run: give a prompt (edgar -p PROMPT) or pipe "
+                                 "something into edgar")
+            if prompt is not None:
+                attached.extend(at_paths(prompt, Path.cwd(), root))
+            return _oneshot(args, root, settings, prompt, attached, resumed)
         from edgar.cli.repl import run_repl
 
-        return run_repl(args, root, settings, resumed)
-    except (ConfigError, UsageError) as exc:
+        return run_repl(args, root, settings, resumed, first=first)
+    except (ConfigError, UsageError, AttachRefused) as exc:
         return fail(str(exc))
     except ProviderError as exc:
         if exc.usage_error:
             return fail(exc.message)
         print(f"edgar: {exc.message}", file=sys.stderr)
         return 1
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream is not None and not stream.closed and stream.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 def _resume(args, root: Path):
@@ -88,13 +111,13 @@ def _resume(args, root: Path):
     return path.stem, loaded.messages
 
 
-def _oneshot(args, root: Path, settings, attached, resumed) -> int:
+def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) -> int:
     from edgar.cli.setup import build
 
     session_id, history = resumed if resumed else (None, None)
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify)
     try:
-        return asyncio.run(run_prompt(app, args.prompt, attached, args.output_format))
+        return asyncio.run(run_prompt(app, prompt, attached, args.output_format))
     finally:
         app.close()

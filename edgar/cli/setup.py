@@ -20,20 +20,22 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Protocol
+from typing import Callable, Literal, Protocol
 
 from edgar.bus import Bus
 from edgar.config import Settings, user_dir
 from edgar.conversation import Message
 from edgar.core.compaction import Compactor
 from edgar.core.project import Project
+from edgar.core.reminders import PromptState
 from edgar.core.session import Session, new_id
 from edgar.core.sessionlog import SessionLog, sessions_dir
 from edgar.core.turn import AfterStop, SkillSource
 from edgar.events import Event, ModelResponded, Notice, ToolFinished, TurnFinished
-from edgar.memory.redact import Redactor, looks_secret_name
+from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
+from edgar.sandbox.session import SessionSandbox
 from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
@@ -112,7 +114,13 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     project = open_project(root, settings)
     state = project.ensure_state()
     sid = session_id or new_id()
-    log = SessionLog(sessions_dir(state) / f"{sid}.jsonl", project.redact)
+    path = sessions_dir(state) / f"{sid}.jsonl"
+    prompt = PromptState()
+    if session_id and path.is_file():   # -c/-r: the same system prompt as before (ADR-0042)
+        from edgar.core.sessionlog import load as load_log
+
+        prompt = PromptState.from_json(load_log(path).prompt)
+    log = SessionLog(path, project.redact)
 
     def on_error(handler: str, kind: type[Event], exc: BaseException) -> None:
         log.mark("subscriber_error", handler=handler, event=kind.__name__,
@@ -130,18 +138,19 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
 
         verifier = Verifier(settings.verify)
     after_stop: list[AfterStop] = [verifier] if verifier is not None else []
+    sandbox = session_sandbox(root, bus, sid)
     session = Session(root=root, settings=settings, bus=bus, provider=provider,
                       tools=default_tools(), gate=PermissionGate(settings.permission_mode, confirm),
                       id=sid, messages=list(history or []), log=log, memory=memory,
                       skills=skills, compactor=compactor, before_step=[compactor],
-                      after_stop=after_stop)
+                      after_stop=after_stop, sandbox=sandbox, prompt=prompt)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnFinished, turns.on_finished)
     bus.subscribe(ModelResponded, compactor.on_response)
     if verifier is not None:
         bus.subscribe(ToolFinished, verifier.on_tool)
     app = App(project, state, bus, session, memory)
-    app.closers.extend([memory.close, log.close])
+    app.closers.extend([memory.close, log.close, sandbox.close])
     if learning:
         module = load_learning()
         if module is not None:
@@ -150,6 +159,19 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
             app.learning = handle
             app.closers.append(handle.close)
     return app
+
+
+def session_sandbox(root: Path, bus: Bus, session_id: str) -> SessionSandbox:
+    """How this session's commands run; the first one announces the layers (a Notice)."""
+    from edgar.sandbox import Policy
+
+    def policy() -> Policy:
+        return Policy.for_project(root)
+
+    def announce(level: Literal["info", "warning"], message: str) -> None:
+        bus.publish(Notice(level=level, message=message, session_id=session_id))
+
+    return SessionSandbox(policy, announce)
 
 
 class _TurnCount:

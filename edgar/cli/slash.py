@@ -1,5 +1,5 @@
 """Slash commands of the REPL: ``/help``, ``/exit``, ``/clear``, ``/model``, ``/mode``, ``/cost``,
-``/memory``, ``/compact``, ``/skills``, ``/skill``.
+``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``.
 
 Guarantees:
 - A line is a command iff ``is_command`` says so (``/word`` with a known or path-free
@@ -155,6 +155,23 @@ def _memory(host: Host, arg: str) -> None:
         host.say(f"{status} ({len(facts)}) — {note}", "bold")
         for fact in facts[:50]:
             host.say(f"  #{fact.id} {fact.text}  [{fact.provenance}]")
+
+
+@command("forget", "/forget ID", "stop using fact ID (edgar memory list shows ids)")
+def _forget(host: Host, arg: str) -> None:
+    store = getattr(host.app, "memory", None)
+    if store is None:
+        host.say("memory is not available", "yellow")
+        return
+    if not arg.strip().isdigit():
+        host.say("usage: /forget ID (the number after `fact` in a remembered: line)", "yellow")
+        return
+    try:
+        fact = store.forget(int(arg))
+    except Exception as exc:  # ReviewError: unknown id, already forgotten
+        host.say(f"edgar: {exc}", "yellow")
+        return
+    host.say(f"forgot fact {fact.id}: {fact.text}", "dim")
 
 
 @command("compact", "/compact [FOCUS]", "summarise older turns to free context", idle_only=True)

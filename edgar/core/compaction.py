@@ -197,4 +197,4 @@ class Compactor:
     async def _summarise(self, session: Session, request: ModelRequest, turn: Turn | None,
                          where: dict[str, Any]) -> str:
         reply = await model_call(session, request, where, turn=turn, end_line=True)
-        return reply.text
+        return reply.text()

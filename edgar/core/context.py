@@ -2,7 +2,10 @@
 
 Guarantees: only active facts (and the person's own instruction files) reach a prompt;
 telemetry, history and pending facts never do (design.md §3.7). Facts are bounded by
-``memory.budget_chars``, newest first.
+``memory.budget_chars``, newest first, and grouped by where they came from: what the person
+typed or approved under "The user told you:", what edgar noticed from repeated failures
+(``error-template``) under "edgar noticed in earlier sessions:" — an error fact is never
+presented as something the user asked.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import datetime
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Protocol
 
 INSTRUCTION_FILES = ("AGENTS.md", "EDGAR.md")
 MAX_INSTRUCTIONS = 20_000
@@ -18,6 +21,14 @@ MAX_INSTRUCTIONS = 20_000
 BASE = """You are edgar, a coding agent working in the user's repository from their terminal.
 Use the tools to read, search, edit and run things; prefer small, verifiable steps; read a file
 before editing it; keep answers short and concrete. Paths are relative to the project root."""
+
+
+NOTICED = frozenset({"error-template"})   # provenances edgar wrote itself, from failures
+
+
+class FactLike(Protocol):
+    text: str
+    provenance: str
 
 
 def _system_name() -> str:
@@ -40,16 +51,25 @@ def project_instructions(root: Path) -> str:
     return "\n\n".join(parts)
 
 
-def system_prompt(root: Path, facts: Iterable[str] = (), skills: Iterable[tuple[str, str]] = (),
+def system_prompt(root: Path, facts: Iterable[str | FactLike] = (), skills: Iterable[tuple[str, str]] = (),
                   today: datetime.date | None = None) -> str:
     day = (today or datetime.date.today()).isoformat()
     sections = [BASE, f"Project root: {root}\nPlatform: {_system_name()}\nToday: {day}"]
     instructions = project_instructions(root)
     if instructions:
         sections.append("Project instructions:\n" + instructions)
-    facts = list(facts)
-    if facts:
-        sections.append("The user asked you to remember:\n" + "\n".join(f"- {f}" for f in facts))
+    told: list[str] = []
+    noticed: list[str] = []
+    for fact in facts:           # a bare string is a fact the person typed or approved
+        if isinstance(fact, str):
+            told.append(fact)
+        else:
+            (noticed if fact.provenance in NOTICED else told).append(fact.text)
+    if told:
+        sections.append("The user told you:\n" + "\n".join(f"- {f}" for f in told))
+    if noticed:
+        sections.append("edgar noticed in earlier sessions:\n" +
+                        "\n".join(f"- {f}" for f in noticed))
     for name, body in skills:
         sections.append(f'<skill name="{name}">\n{body.strip()}\n</skill>')
     return "\n\n".join(sections)

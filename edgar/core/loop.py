@@ -19,13 +19,14 @@ import time
 from typing import Any, Callable
 
 from edgar.conversation import Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
-from edgar.core.context import system_prompt
+from edgar.core import reminders, stops
 from edgar.core.harness import run_tool
 from edgar.core.model_call import model_call
+from edgar.core.reply import Reply
 from edgar.core.session import Session, new_id
 from edgar.core.turn import Turn, TurnResult
 from edgar.events import ErrorRecord, QueueDelivered, SkillsActivated, TurnFinished, TurnStarted
-from edgar.providers.base import ModelRequest, ProviderError, ToolCall
+from edgar.providers.base import Finished, ModelRequest, ProviderError, ToolCall
 from edgar.tools.base import ToolContext, clip
 
 Append = Callable[[Message], None]
@@ -35,21 +36,28 @@ def _where(session: Session, turn: Turn) -> dict[str, Any]:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
-def _user_message(text: str, attachments: list[tuple[str, str]]) -> Message:
-    blocks: list[Block] = [TextBlock(text)] if text else []
+def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str = "") -> Message:
+    blocks: list[Block] = [TextBlock(text)] if text.strip() else []
     for source, body in attachments:
         tag = "stdin" if source == "stdin" else "file"
         attr = "" if source == "stdin" else f' path="{source.lstrip("@")}"'
         blocks.append(TextBlock(f"<{tag}{attr}>\n{body}\n</{tag}>"))
+    if reminder:   # last: after what the person sent, and after the previous cache breakpoint
+        blocks.append(TextBlock(reminder))
     return Message("user", blocks or [TextBlock("")])
 
 
 async def run_turn(session: Session, text: str, attachments: list[tuple[str, str]] | None = None,
-                   depth: int = 0, messages: list[Message] | None = None) -> TurnResult:
-    """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0)."""
+                   depth: int = 0, messages: list[Message] | None = None,
+                   turn_id: str | None = None) -> TurnResult:
+    """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0).
+
+    ``turn_id`` is the id the caller already gave the turn's ``PromptTyped``; without one
+    the turn gets a fresh id.
+    """
     own_history = messages is None
     history = session.messages if own_history else messages
-    turn = Turn(id=new_id(), depth=depth)
+    turn = Turn(id=turn_id or new_id(), depth=depth)
     where = _where(session, turn)
     publish = session.bus.publish
     publish(TurnStarted(model=session.model_name, **where))
@@ -61,11 +69,13 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
             history.append(message)
 
     try:
-        append(_user_message(text, attachments or []))
+        told = ""
         if depth == 0:
             if session.skills is not None:  # fired in an earlier turn: still in context
                 turn.skills.extend(session.skills.carried())
-            _activate_skills(session, turn, text, where)
+            fired = _activate_skills(session, turn, text, where)
+            told = reminders.reminder(session, fired)
+        append(_user_message(text, attachments or [], told))
         await _steps(session, turn, history, append, where)
     except asyncio.CancelledError:
         task = asyncio.current_task()
@@ -76,7 +86,7 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
     except ProviderError as exc:
         turn.outcome = "error"
         turn.error = ErrorRecord("provider", "provider_http", exc.status)
-        turn.error_message = exc.message
+        turn.error_message = exc.message  # model_call has billed what the failed call used
         _keep_partial(turn, history, append, note="[the response was cut off by an error]")
     finally:
         duration = time.monotonic() - turn.started
@@ -89,13 +99,15 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
                       turn.error_message, turn.error)
 
 
-def _activate_skills(session: Session, turn: Turn, surface: str, where: dict[str, Any]) -> None:
+def _activate_skills(session: Session, turn: Turn, surface: str,
+                     where: dict[str, Any]) -> list[tuple[str, str]]:
     if session.skills is None or not surface.strip():
-        return
+        return []
     fired = session.skills.activate(surface)
     if fired:
         turn.skills.extend(fired)
         session.bus.publish(SkillsActivated(names=tuple(n for n, _ in fired), **where))
+    return fired
 
 
 async def _steps(session: Session, turn: Turn, history: list[Message], append: Append,
@@ -105,7 +117,16 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
         if turn.depth == 0:
             for before in session.before_step:
                 await before.before_step(session, turn)
-        calls = await _model_step(session, turn, history, append, where)
+        calls, finished = await _model_step(session, turn, history, append, where)
+        stop = finished.stop_reason if finished else "end_turn"
+        if stop in stops.CUT:
+            stops.cut_off(session, turn, calls, finished, append)
+            return
+        if stop == "refusal":
+            stops.refused(session, turn, calls, append)
+            return
+        if stop == "pause_turn" and not calls:
+            continue   # the API's own pause: send the response back as is and let it go on
         if calls:
             results = await _run_tools(session, turn, calls, where)
             blocks: list[Block] = list(results)
@@ -139,26 +160,28 @@ def _deliver_queue(session: Session, turn: Turn, where: dict[str, Any]) -> str:
         return ""
     burst = session.queue.burst(lines)
     session.bus.publish(QueueDelivered(count=len(lines), **where))
-    _activate_skills(session, turn, burst, where)  # the burst is one matcher surface
-    return burst
+    fired = _activate_skills(session, turn, burst, where)  # the burst is one matcher surface
+    told = reminders.reminder(session, fired)
+    return f"{burst}\n\n{told}" if told else burst
 
 
 async def _model_step(session: Session, turn: Turn, history: list[Message], append: Append,
-                      where: dict[str, Any]) -> list[ToolCall]:
+                      where: dict[str, Any]) -> tuple[list[ToolCall], Finished | None]:
     request = ModelRequest(
-        system=system_prompt(session.root, session.facts(), turn.skills),
+        system=reminders.system(session),
         messages=list(history),
         tools=[t.spec() for t in session.tools.values()],
     )
-    turn.text = []
-    reply = await model_call(session, request, where, turn=turn, sink=turn.text)
-    if reply.text:
-        turn.answer = reply.text
-    turn.text = []
-    blocks = reply.blocks()
+    turn.reply = Reply()  # what has streamed so far, kept if the call is cut off
+    response = await model_call(session, request, where, turn=turn, reply=turn.reply)
+    turn.reply = None
+    blocks = response.reply.blocks()
+    answer = response.reply.text()
+    if answer.strip():
+        turn.answer = answer
     if blocks:
         append(Message("assistant", blocks))
-    return reply.calls
+    return response.calls, response.finished
 
 
 async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],
@@ -191,7 +214,7 @@ def _tool_context(session: Session, turn: Turn) -> ToolContext:
     tools = session.settings.tools
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
-                      depth=turn.depth, permission=session.gate)
+                      depth=turn.depth, permission=session.gate, sandbox=session.sandbox)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)
@@ -214,11 +237,16 @@ async def _subagent(session: Session, parent: Turn, prompt: str) -> str:
 def _keep_partial(turn: Turn, history: list[Message], append: Append, note: str) -> None:
     """Keep streamed text and close any tool_use left without a result."""
     pending = turn.pending_results
-    if turn.text:
-        partial = "".join(turn.text)
-        turn.answer = partial
-        append(Message("assistant", [TextBlock(partial)]))
-        turn.text = []
+    if turn.reply is not None:
+        # a cut response: its text (and signed thinking) is kept; its tool calls are not,
+        # since they never completed and never ran
+        blocks = [b for b in turn.reply.blocks() if not isinstance(b, ToolUseBlock)]
+        partial = turn.reply.text()
+        turn.reply = None
+        if partial.strip():
+            turn.answer = partial
+        if any(isinstance(b, TextBlock) for b in blocks):
+            append(Message("assistant", blocks))
     if pending:
         append(Message("user", list(pending)))
     elif history and history[-1].role == "assistant":

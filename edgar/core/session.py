@@ -16,6 +16,7 @@ from edgar.bus import Bus
 from edgar.config import Settings
 from edgar.conversation import Message, Usage
 from edgar.core.queue import PromptQueue
+from edgar.core.reminders import PromptState
 from edgar.core.turn import AfterStop, BeforeStep, SkillSource
 from edgar.providers.base import Provider
 from edgar.tools.base import Tool
@@ -24,7 +25,8 @@ from edgar.tools.permissions import PermissionGate
 if TYPE_CHECKING:
     from edgar.core.compaction import Compactor
     from edgar.core.sessionlog import SessionLog
-    from edgar.memory.store import MemoryStore
+    from edgar.memory.store import Fact, MemoryStore
+    from edgar.sandbox.session import SessionSandbox
 
 
 def new_id() -> str:
@@ -50,21 +52,24 @@ class Session:
     compactor: "Compactor | None" = None      # also in before_step; named for /compact
     before_step: list[BeforeStep] = field(default_factory=list)
     after_stop: list[AfterStop] = field(default_factory=list)
+    sandbox: "SessionSandbox | None" = None   # how this session's commands run
     cost: float = 0.0
     cost_known: bool = True
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
+    prompt: PromptState = field(default_factory=PromptState)   # byte-stable system prompt
 
     def append(self, message: Message) -> None:
         self.messages.append(message)
         if self.log is not None:
             self.log.message(message)
 
-    def facts(self) -> list[str]:
+    def facts(self) -> list["Fact"]:
+        """Active facts for the system prompt (newest first, within the budget)."""
         if self.memory is None:
             return []
         try:
-            return self.memory.active_texts(self.settings.memory.budget_chars)
+            return self.memory.active(self.settings.memory.budget_chars)
         except Exception:  # a broken store must not stop the person working
             return []
 

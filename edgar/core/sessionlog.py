@@ -4,8 +4,10 @@ Guarantees:
 - Every line is one JSON object written with a single ``write`` of a complete line, so a
   crash leaves at most one torn last line; ``load`` skips (and counts) torn lines.
 - Every string in a line passes ``redact`` before it reaches the disk (design.md §3.6).
-- Lines are ``{"kind": "event", …}`` (bus events, streamed deltas excepted) or
-  ``{"kind": "message", …}`` (the conversation, which is what ``-c``/``-r`` restore).
+- Lines are ``{"kind": "event", …}`` (bus events, streamed deltas excepted),
+  ``{"kind": "message", …}`` (the conversation, which is what ``-c``/``-r`` restore) or
+  ``{"kind": "system", "text", "facts", "day"}`` (the session's frozen system prompt and what
+  the model was told since, restored by ``-c``/``-r`` too; ADR-0042).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class Loaded:
     messages: list[Message] = field(default_factory=list)
     events: int = 0
     torn: list[int] = field(default_factory=list)   # line numbers skipped
+    prompt: dict[str, Any] | None = None            # the last "system" mark (ADR-0042)
 
 
 def load(path: Path) -> Loaded:
@@ -80,6 +83,9 @@ def load(path: Path) -> Loaded:
                     out.messages.append(Message.from_json(record))
                 elif record.get("kind") == "clear":
                     out.messages.clear()
+                elif record.get("kind") == "system":
+                    out.prompt = record
+                    out.events += 1
                 elif record.get("kind") == "compacted":
                     out.messages = [Message.from_json(m) for m in record.get("messages", [])]
                 else:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Protocol
 
 from edgar.conversation import ToolResultBlock, Usage
+from edgar.core.reply import Reply
 from edgar.events import ErrorRecord, Outcome
 
 if TYPE_CHECKING:
@@ -42,8 +43,8 @@ class Turn:
     """0 for the person's own turn; a subagent's turn is its parent's depth + 1."""
     started: float = field(default_factory=time.monotonic)
     """``time.monotonic()`` when the turn began."""
-    text: list[str] = field(default_factory=list)
-    """Answer text streamed so far in the current step; kept if the turn is cut off."""
+    reply: Reply | None = None
+    """The response streaming now (None between model calls); kept if the turn is cut off."""
     answer: str = ""
     """The text of the last step that produced any: the turn's answer."""
     usage: Usage = field(default_factory=Usage)

@@ -33,7 +33,7 @@ def attach(bus: Bus, *, state: Path, memory: MemoryStore, redact: Callable[[str]
     """Wire the three subscribers onto one session's bus; ``.close()`` when the session ends."""
     experience = Experience(state / "experience.db", redact=redact)
     sinks = [experience.record] + ([History(state, redact).append] if history else [])
-    bus.subscribe(PromptTyped, Learner(memory))
+    bus.subscribe(PromptTyped, Learner(memory, bus.publish))
     bus.subscribe(Event, Recorder(sinks, redact))
-    bus.subscribe(ToolFinished, ErrorFacts(experience, memory))
+    bus.subscribe(ToolFinished, ErrorFacts(experience, memory, bus.publish))
     return Learning(experience)

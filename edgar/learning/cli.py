@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 import time
 
@@ -60,25 +61,55 @@ def stats(argv: list[str], open_project: ProjectOpener) -> int:
     p.add_argument("--since", metavar="7d|2w|YYYY-MM-DD",
                    help="runs on or after that day (7d: the day a week ago, included)")
     p.add_argument("--source", choices=SOURCES, default="all")
+    p.add_argument("--project", metavar="NAME",
+                   help="only runs imported from this Claude Code project: its folder name in "
+                        "~/.claude/projects/ (-home-me-app), or its directory (a path with /)")
     p.add_argument("--json", action="store_true")
-    args = p.parse_args(argv)
+    args = p.parse_args(_glued(argv, "--project"))
     since = _since(args.since)
     state = _project(open_project).state
     source = None if args.source == "all" else args.source
+    project = _project_name(args.project)
     groups, total = [], None
     path = state / "experience.db"
     if path.is_file():
         from edgar.learning.experience import Experience
 
         with Experience(path) as store:
-            groups, total = store.stats(args.by, since, source)
+            groups, total = store.stats(args.by, since, source, project)
+    label = args.source if project is None else f"{args.source}, project {project}"
     if args.json:
-        print(json.dumps(render.stats_json(groups, total, args.by, since, args.source), indent=2))
+        out = render.stats_json(groups, total, args.by, since, args.source)
+        print(json.dumps(out | {"project": project}, indent=2))
     elif sys.stdout.isatty():
-        render.stats_rich(groups, total, args.by, since, args.source)
+        render.stats_rich(groups, total, args.by, since, label)
     else:
-        sys.stdout.write(render.stats_text(groups, total, args.by, since, args.source))
+        sys.stdout.write(render.stats_text(groups, total, args.by, since, label))
     return 0
+
+
+def _glued(argv: list[str], flag: str) -> list[str]:
+    """``FLAG VALUE`` as ``FLAG=VALUE``: Claude Code folder names start with ``-``, which
+    argparse would otherwise take for an option."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == flag and i + 1 < len(argv):
+            out.append(f"{flag}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
+def _project_name(value: str | None) -> str | None:
+    """A Claude Code folder name as given, or the folder name of a directory given by path."""
+    if value is None or not ("/" in value or value in (".", "..", "~")):
+        return value
+    from edgar.transcripts.cc_projects import folder_name
+
+    return folder_name(os.path.realpath(os.path.expanduser(value)))
 
 
 def history(argv: list[str], open_project: ProjectOpener) -> int:

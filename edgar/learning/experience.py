@@ -56,11 +56,12 @@ class Run:
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
     cost: float | None = 0.0
-    duration: float = 0.0
+    duration: float | None = 0.0   # None: not known (an imported exchange without times)
     outcome: str = "ok"
     verify_runs: int = 0
     verify_passed: bool | None = None
     source: str = "edgar"
+    project: str = ""              # the Claude Code folder an imported run came from
 
     @property
     def shape(self) -> str:
@@ -184,8 +185,8 @@ class Stats:
     key: str
     runs: int
     share: float                 # of all selected runs, 0..1
-    duration: float              # seconds, summed
-    median: float                # seconds
+    duration: float              # seconds, summed over the runs whose duration is known
+    median: float | None         # seconds; None when no run here has a known duration
     input_tokens: int
     output_tokens: int
     cache_tokens: int
@@ -193,6 +194,7 @@ class Stats:
     cost_runs: int               # how many runs that is
     verify_runs: int             # runs in which verify ran at least once
     verify_passed: int           # … and whose last check passed
+    timed: int = 0               # runs whose duration is known
 
     @property
     def tokens(self) -> int:
@@ -255,13 +257,14 @@ class Experience(DB):
             return cur.rowcount == 1
 
     # -- what edgar stats prints -----------------------------------------------------------
-    def stats(self, by: str = "shape", since: str | None = None,
-              source: str | None = None) -> tuple[list[Stats], Stats]:
-        """Groups (largest first) and the total, over runs on or after day ``since``."""
+    def stats(self, by: str = "shape", since: str | None = None, source: str | None = None,
+              project: str | None = None) -> tuple[list[Stats], Stats]:
+        """Groups (largest first) and the total, over runs on or after day ``since``
+        (and, given ``project``, of that Claude Code folder only)."""
         with self._lock:
             if self._snapshot(rollup.stale):   # rows added behind our back: recount once
                 self.rebuild_rollups()
-            rows, total = self._snapshot(lambda conn: rollup.select(conn, by, since, source))
+            rows, total = self._snapshot(lambda conn: rollup.select(conn, by, since, source, project))
         return [Stats(**r) for r in rows], Stats(**total)
 
     def _snapshot(self, read):

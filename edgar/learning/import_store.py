@@ -41,6 +41,7 @@ from edgar.core.project import Project
 from edgar.learning.experience import SAID, Experience, Run
 from edgar.learning.learner import extract
 from edgar.storage.db import DB
+from edgar.transcripts.cc_projects import project_of
 from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
 
 BATCH = 200       # exchanges buffered between writes: bounds memory, keeps transactions few
@@ -101,6 +102,11 @@ def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda 
 
     replies = ex.replies
     started = _epoch(ex.question.timestamp)
+    ended = _epoch(ex.ended)
+    # First typed message to the last assistant record; unknown (None, "—" in stats) when
+    # either time is missing or they run backwards (clock change, hand-edited file).
+    duration = ended - started if started is not None and ended is not None \
+        and ended >= started else None
     run = Run(source="claude-code", session_id=ex.session_id,
               # The question's record uuid when it has one: the same turn copied into another
               # file (a resumed session, a moved or backed-up tree) is still one row.
@@ -111,7 +117,7 @@ def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda 
               said=next((r.text for r in reversed(replies) if r.text.strip()), "")[:2 * SAID],
               tools=[t for r in replies for t in r.tools],
               model=next((r.model for r in replies if r.model), "") or "",
-              duration=0.0)   # the reader gives replies no timestamps: not derivable
+              duration=duration, project=project_of(ex.file))
     for r in replies:
         u = r.usage
         run.input_tokens += u.input

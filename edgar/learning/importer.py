@@ -1,6 +1,11 @@
-"""``edgar import claude-code [PATH…]``: what a person typed into Claude Code, as proposals.
+"""``edgar import claude-code [PATH…|--all]``: what a person typed into Claude Code, as proposals.
 
 Guarantees:
+- Scope: with no PATH only this project's folder of ``~/.claude/projects/`` (or
+  ``$CLAUDE_CONFIG_DIR/projects``) is read, named as Claude Code names it
+  (``cc_projects.folders_for``: the real path, and the symlinked one we were reached
+  through); ``--all`` reads every project; PATHs are read as given. The report names what
+  was read (``folders``), and every run keeps its source project's folder name.
 - Transcripts are read only through the pure reader (``edgar.transcripts.claude_code``):
   opened read-only, never written, moved or locked.
 - Only a ``Typed`` message reaches ``extract()``; each fact it yields is added with
@@ -32,9 +37,8 @@ from typing import Callable, Iterator
 
 from edgar.core.project import ProjectOpener
 from edgar.learning.import_store import DrySink, StoreSink
+from edgar.transcripts.cc_projects import folders_for, projects_dir
 from edgar.transcripts.claude_code import Exchange, ScanResult, Typed, scan, summarize
-
-DEFAULT = Path("~/.claude/projects")
 
 
 class _Usage(Exception):
@@ -51,27 +55,51 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     sub = p.add_subparsers(dest="source", metavar="SOURCE", parser_class=_Parser)
     cc = sub.add_parser("claude-code", help="Claude Code transcripts (~/.claude/projects/)",
                         description="Propose what you typed in Claude Code as edgar memory "
-                                    "(pending review) and count its sessions in edgar stats.")
+                                    "(pending review) and count its sessions in edgar stats. "
+                                    "Without PATH, only this project's folder is read.")
     cc.add_argument("paths", nargs="*", metavar="PATH",
-                    help="a projects directory or a transcript file (default ~/.claude/projects/)")
+                    help="a projects directory or a transcript file (default: this project's "
+                         "folder in ~/.claude/projects/)")
+    cc.add_argument("--all", action="store_true",
+                    help="read every project in ~/.claude/projects/ (each keeps its name)")
     cc.add_argument("--dry-run", action="store_true", help="store nothing; print the counts")
     cc.add_argument("--json", action="store_true", help="print the summary as JSON")
     cc.add_argument("--typed", action="store_true", help="print each typed message as a JSON line")
     args = p.parse_args(argv)
     if args.source is None:
         raise _Usage("import what? try `edgar import claude-code [PATH…]`")
+    if args.all and args.paths:
+        raise _Usage("claude-code: --all reads every project; give it no PATH")
     return args
 
 
-def roots(paths: list[str]) -> list[Path]:
-    """The PATHs to read (default ~/.claude/projects); a missing one is a _Usage."""
-    given = [Path(p).expanduser() for p in paths] or [DEFAULT.expanduser()]
-    for path in given:
-        if not path.exists():
-            if paths:
+def roots(paths: list[str], every: bool = False, root: Path | None = None,
+          environ: dict | None = None) -> list[Path]:
+    """The folders or files to read; a missing one is a _Usage.
+
+    PATHs as given; ``--all``: the whole projects folder; neither: the folder Claude Code
+    keeps for the project at ``root`` (under its real path, and under the path reached
+    through a symlink when that is where we are: ``cc_projects.folders_for``).
+    """
+    if paths:
+        given = [Path(p).expanduser() for p in paths]
+        for path in given:
+            if not path.exists():
                 raise _Usage(f"no such file or directory: {path}")
-            raise _Usage(f"no Claude Code transcripts at {path} (pass a PATH)")
-    return given
+        return given
+    env = os.environ if environ is None else environ
+    base = projects_dir(env)
+    if every:
+        if not base.is_dir():
+            raise _Usage(f"no Claude Code transcripts at {base} (pass a PATH)")
+        return [base]
+    here = root or Path.cwd()
+    names = folders_for(here, Path.cwd(), env.get("PWD"))
+    found = [base / n for n in names if (base / n).is_dir()]
+    if not found:
+        raise _Usage(f"no Claude Code transcripts for this project at {base / names[0]} "
+                     "(--all reads every project; or pass a PATH)")
+    return found
 
 
 def _walk(path: Path, quiet: bool) -> Iterator[str]:
@@ -109,8 +137,8 @@ def main(argv: list[str], open_project: ProjectOpener) -> int:
 
     try:
         args = _parse(argv)
-        given = roots(args.paths)
         root = find_root()
+        given = roots(args.paths, args.all, root)
         settings = load(root)
     except (_Usage, ConfigError) as exc:
         print(f"edgar: {exc}", file=sys.stderr)
@@ -128,7 +156,7 @@ def main(argv: list[str], open_project: ProjectOpener) -> int:
         print(f"edgar: import stopped: {exc} (files done so far are kept; run it again)",
               file=sys.stderr)
         return 1
-    _report(summary | {"proposals": sink.proposals}, args)
+    _report(summary | {"proposals": sink.proposals, "folders": [str(g) for g in given]}, args)
     return 1 if failed else 0
 
 
@@ -197,6 +225,7 @@ def _report(summary: dict, args: argparse.Namespace) -> None:
         return
     out = sys.stderr if args.typed else sys.stdout   # --typed keeps stdout pure JSON lines
     s = summary
+    print(f"from {', '.join(s['folders'])}:", file=out)
     print(f"read {s['files']} file(s), {s['lines']} new line(s) ({s['malformed']} malformed, "
           f"skipped): {s['sessions']} session(s), {s['exchanges']} exchange(s), "
           f"{s['typed_messages']} typed message(s)", file=out)

@@ -9,7 +9,9 @@ from __future__ import annotations
 VERBS = {"shape": "are {}", "model": "used {}", "day": "were on {}", "outcome": "ended {}"}
 
 
-def seconds(value: float) -> str:
+def seconds(value: float | None) -> str:
+    if value is None:
+        return "—"   # no duration known (imported runs whose transcript gives no times)
     if value < 60:
         return f"{value:.1f} s"
     if value < 3600:
@@ -51,14 +53,21 @@ def headline(total) -> str:
               if total.verify_runs else "verify never ran")
     cost = ("cost unknown" if not total.cost_runs else
             money(total.cost) + (" (some costs unknown)" if total.cost_runs < total.runs else ""))
-    return (f"{total.runs} runs, {seconds(total.duration)} in all, median "
-            f"{seconds(total.median)}, {tokens(total.tokens)} tokens, {cost}; {verify}")
+    untimed = total.runs - total.timed
+    timing = f" ({untimed} without a duration)" if untimed and total.timed else ""
+    return (f"{total.runs} runs, {seconds(_known(total))} in all, median "
+            f"{seconds(total.median)}{timing}, {tokens(total.tokens)} tokens, {cost}; {verify}")
+
+
+def _known(group) -> float | None:
+    """The summed duration, or None when no run of the group has one."""
+    return group.duration if group.timed else None
 
 
 def _row(group) -> list[str]:
     verify = f"{group.verify_passed}/{group.verify_runs}" if group.verify_runs else "—"
     return [group.key or "unknown", str(group.runs), percent(group.share),
-            seconds(group.median), seconds(group.duration), tokens(group.tokens),
+            seconds(group.median), seconds(_known(group)), tokens(group.tokens),
             money(group.cost if group.cost_runs else None), money(group.cost_each), verify]
 
 
@@ -106,7 +115,8 @@ def stats_rich(groups, total, by: str, since: str | None, source: str) -> None:
 def _group_json(group) -> dict:
     return {
         "key": group.key, "runs": group.runs, "share": group.share,
-        "duration_total": group.duration, "duration_median": group.median,
+        "duration_total": _known(group), "duration_median": group.median,
+        "timed_runs": group.timed,
         "input_tokens": group.input_tokens, "output_tokens": group.output_tokens,
         "cache_tokens": group.cache_tokens, "tokens": group.tokens,
         "cost": group.cost if group.cost_runs else None, "cost_runs": group.cost_runs,

@@ -68,22 +68,79 @@ SCHEMA = [
     ) WITHOUT ROWID;
     CREATE TABLE saved (key TEXT PRIMARY KEY, at REAL NOT NULL) WITHOUT ROWID
     """,
+    # 2 (ADR 0053): a run's duration may be unknown (NULL: an imported exchange whose
+    # transcript gives no time span; the 0 such runs were stored with before becomes NULL),
+    # and a run names the project it came from ('' for edgar's own, a Claude Code folder
+    # name for an imported one). SQLite cannot drop NOT NULL in place: the table is copied.
+    """
+    CREATE TABLE runs_v2 (
+        id INTEGER PRIMARY KEY,
+        source TEXT NOT NULL DEFAULT 'edgar',
+        session_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        started REAL NOT NULL,
+        day TEXT NOT NULL,
+        asked TEXT NOT NULL DEFAULT '',
+        said TEXT NOT NULL DEFAULT '',
+        shape TEXT NOT NULL,
+        tools TEXT NOT NULL DEFAULT '[]',
+        files TEXT NOT NULL DEFAULT '[]',
+        skills TEXT NOT NULL DEFAULT '[]',
+        model TEXT NOT NULL DEFAULT '',
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+        cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+        cost REAL,
+        duration REAL,
+        outcome TEXT NOT NULL,
+        verify_runs INTEGER NOT NULL DEFAULT 0,
+        verify_passed INTEGER,
+        project TEXT NOT NULL DEFAULT '',
+        UNIQUE (source, session_id, turn_id)
+    );
+    INSERT INTO runs_v2 (id, source, session_id, turn_id, started, day, asked, said, shape,
+        tools, files, skills, model, input_tokens, output_tokens, cache_write_tokens,
+        cache_read_tokens, cost, duration, outcome, verify_runs, verify_passed)
+    SELECT id, source, session_id, turn_id, started, day, asked, said, shape,
+        tools, files, skills, model, input_tokens, output_tokens, cache_write_tokens,
+        cache_read_tokens, cost,
+        CASE WHEN source = 'claude-code' AND duration = 0 THEN NULL ELSE duration END,
+        outcome, verify_runs, verify_passed FROM runs;
+    DROP TABLE runs;
+    ALTER TABLE runs_v2 RENAME TO runs;
+    CREATE INDEX runs_by_shape ON runs(shape, duration, day, source);
+    CREATE INDEX runs_by_model ON runs(model, duration, day, source);
+    CREATE INDEX runs_by_outcome ON runs(outcome, duration, day, source);
+    CREATE INDEX runs_by_duration ON runs(duration, day, source);
+    CREATE INDEX runs_by_day ON runs(day, duration, source, shape, model, outcome);
+    CREATE INDEX runs_by_project ON runs(project, source, day);
+    ALTER TABLE rollups ADD COLUMN timed INTEGER NOT NULL DEFAULT 0;
+    DELETE FROM rollups;
+    """ + "".join(
+        f"""INSERT INTO rollups(dim, source, day, key, runs, duration, input_tokens,
+        output_tokens, cache_tokens, cost, cost_runs, verify_runs, verify_passed, timed)
+    SELECT '{dim}', source, day, {dim}, count(*), total(duration), sum(input_tokens),
+        sum(output_tokens), sum(cache_write_tokens + cache_read_tokens), total(cost),
+        count(cost), sum(verify_runs > 0), sum(verify_runs > 0 AND verify_passed = 1),
+        count(duration) FROM runs GROUP BY source, day, {dim};
+    """ for dim in ("shape", "model", "outcome")),
 ]
 
 COLUMNS = ("source", "session_id", "turn_id", "started", "day", "asked", "said", "shape",
            "tools", "files", "skills", "model", "input_tokens", "output_tokens",
            "cache_write_tokens", "cache_read_tokens", "cost", "duration", "outcome",
-           "verify_runs", "verify_passed")
+           "verify_runs", "verify_passed", "project")
 INSERT_RUN = (f"INSERT OR IGNORE INTO runs({', '.join(COLUMNS)}) "
               f"VALUES ({', '.join(':' + c for c in COLUMNS)})")
 
 SUMS = ("runs", "duration", "input_tokens", "output_tokens", "cache_tokens", "cost",
-        "cost_runs", "verify_runs", "verify_passed")
+        "cost_runs", "verify_runs", "verify_passed", "timed")
 ROLLED = ("shape", "model", "outcome")   # one rollup row per (dimension, source, day, key)
 SMALL = 50_000       # selections up to this size get their medians in one indexed read
 UPSERT = (
     "INSERT INTO rollups(dim, source, day, key, " + ", ".join(SUMS) + ")"
-    " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT(dim, source, day, key) DO UPDATE SET "
     + ", ".join(f"{c} = {c} + excluded.{c}" for c in SUMS)
 )
@@ -91,7 +148,8 @@ REBUILD = (
     "INSERT INTO rollups(dim, source, day, key, " + ", ".join(SUMS) + ")"
     " SELECT '{dim}', source, day, {dim}, count(*), total(duration), sum(input_tokens),"
     " sum(output_tokens), sum(cache_write_tokens + cache_read_tokens), total(cost),"
-    " count(cost), sum(verify_runs > 0), sum(verify_runs > 0 AND verify_passed = 1)"
+    " count(cost), sum(verify_runs > 0), sum(verify_runs > 0 AND verify_passed = 1),"
+    " count(duration)"
     " FROM runs GROUP BY source, day, {dim}"
 )
 
@@ -114,15 +172,17 @@ def row(run, redact: Callable[[str], str], said_max: int) -> dict:
         "cache_read_tokens": run.cache_read_tokens, "cost": run.cost,
         "duration": run.duration, "outcome": run.outcome, "verify_runs": run.verify_runs,
         "verify_passed": None if run.verify_passed is None else int(run.verify_passed),
+        "project": run.project,
     }
 
 
 def rollup_rows(values: dict) -> list[tuple]:
     verified = values["verify_runs"] > 0
-    sums = (values["duration"], values["input_tokens"], values["output_tokens"],
+    duration = values["duration"]
+    sums = (duration or 0.0, values["input_tokens"], values["output_tokens"],
             values["cache_write_tokens"] + values["cache_read_tokens"], values["cost"] or 0.0,
             int(values["cost"] is not None), int(verified),
-            int(verified and values["verify_passed"] == 1))
+            int(verified and values["verify_passed"] == 1), int(duration is not None))
     return [(dim, values["source"], values["day"], values[dim], *sums) for dim in ROLLED]
 
 
@@ -172,7 +232,8 @@ def rebuild(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE rolled SET upto = (SELECT coalesce(max(id), 0) FROM runs)")
 
 
-def _where(since: str | None, source: str | None) -> tuple[list[str], list]:
+def _where(since: str | None, source: str | None,
+           project: str | None = None) -> tuple[list[str], list]:
     clauses, params = [], []
     if since:
         clauses.append("day >= ?")
@@ -180,65 +241,84 @@ def _where(since: str | None, source: str | None) -> tuple[list[str], list]:
     if source:
         clauses.append("source = ?")
         params.append(source)
+    if project is not None:
+        clauses.append("project = ?")
+        params.append(project)
     return clauses, params
 
 
-def _median_of(values: list[float]) -> float:
+def _median_of(values: list[float]) -> float | None:
     if not values:
-        return 0.0
+        return None   # no run here has a known duration
     values.sort()
     mid = len(values) // 2
     return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
 def _walk_median(conn: sqlite3.Connection, dim: str | None, key: str | None, n: int,
-                 clauses: list[str], params: list) -> float:
+                 clauses: list[str], params: list) -> float | None:
     # The index is ordered by (dim, duration): the median is n/2 entries in, no sort needed.
+    # ``n`` counts the runs with a duration; the others (NULL) are skipped by the index.
     if n <= 0:
-        return 0.0
-    where = ([f"{dim} = ?"] if dim else []) + clauses
+        return None
+    where = ([f"{dim} = ?"] if dim else []) + ["duration IS NOT NULL"] + clauses
     sql = (f"SELECT duration FROM runs INDEXED BY runs_by_{dim or 'duration'}"
-           + (f" WHERE {' AND '.join(where)}" if where else "")
-           + " ORDER BY duration LIMIT 2 OFFSET ?")
+           f" WHERE {' AND '.join(where)} ORDER BY duration LIMIT 2 OFFSET ?")
     values = [r[0] for r in conn.execute(sql, ([key] if dim else []) + params + [(n - 1) // 2])]
     if not values:
-        return 0.0
+        return None
     return values[0] if n % 2 or len(values) < 2 else (values[0] + values[1]) / 2
 
 
-def _medians(conn, by: str, groups: dict[str, int], total: int, clauses: list[str],
-             params: list) -> tuple[dict[str, float], float]:
-    if total <= SMALL:               # few runs: read them all through one covering index
+def _medians(conn, by: str, groups: dict[str, int], total: int, runs: int, clauses: list[str],
+             params: list) -> tuple[dict[str, float | None], float | None]:
+    if runs <= SMALL:               # few runs: read them all through one covering index
         sql = (f"SELECT {by}, duration FROM runs INDEXED BY runs_by_day"
                + (f" WHERE {' AND '.join(clauses)}" if clauses else ""))
         values: dict[str, list[float]] = {}
         everything: list[float] = []
         for key, duration in conn.execute(sql, params):
-            values.setdefault(key, []).append(duration)
-            everything.append(duration)
+            values.setdefault(key, [])
+            if duration is not None:
+                values[key].append(duration)
+                everything.append(duration)
         return {k: _median_of(v) for k, v in values.items()}, _median_of(everything)
     return ({k: _walk_median(conn, by, k, n, clauses, params) for k, n in groups.items()},
             _walk_median(conn, None, None, total, clauses, params))
 
 
-def select(conn: sqlite3.Connection, by: str, since: str | None,
-           source: str | None) -> tuple[list[dict], dict]:
+BY_RUNS = (" count(*), total(duration), sum(input_tokens), sum(output_tokens),"
+           " sum(cache_write_tokens + cache_read_tokens), total(cost), count(cost),"
+           " sum(verify_runs > 0), sum(verify_runs > 0 AND verify_passed = 1), count(duration)")
+
+
+def select(conn: sqlite3.Connection, by: str, since: str | None, source: str | None,
+           project: str | None = None) -> tuple[list[dict], dict]:
+    """Groups and total. With ``project``, summed from the runs themselves (the rollups
+    do not split by project; an index on project keeps that read short)."""
     if by not in DIMENSIONS:
         raise ValueError(f"cannot group by {by!r}")
-    clauses, params = _where(since, source)
-    dim = by if by in ROLLED else "outcome"      # every run is in each dimension once
-    column = "day" if by == "day" else "key"
-    sums = ", ".join(f"sum({c})" for c in SUMS)
-    sql = (f"SELECT {column}, {sums} FROM rollups WHERE dim = ?"
-           + "".join(f" AND {c}" for c in clauses) + f" GROUP BY {column}")
-    groups = {r[0]: dict(zip(SUMS, r[1:])) for r in conn.execute(sql, [dim, *params])}
+    clauses, params = _where(since, source, project)
+    if project is not None:
+        sql = (f"SELECT {by}, {BY_RUNS} FROM runs INDEXED BY runs_by_project"
+               f" WHERE {' AND '.join(clauses)} GROUP BY {by}")
+        rows = conn.execute(sql, params)
+    else:
+        dim = by if by in ROLLED else "outcome"      # every run is in each dimension once
+        column = "day" if by == "day" else "key"
+        sums = ", ".join(f"sum({c})" for c in SUMS)
+        sql = (f"SELECT {column}, {sums} FROM rollups WHERE dim = ?"
+               + "".join(f" AND {c}" for c in clauses) + f" GROUP BY {column}")
+        rows = conn.execute(sql, [dim, *params])
+    groups = {r[0]: dict(zip(SUMS, r[1:])) for r in rows}
     total_runs = sum(g["runs"] for g in groups.values())
-    medians, overall = _medians(conn, by, {k: g["runs"] for k, g in groups.items()},
-                                total_runs, clauses, params)
+    timed = sum(g["timed"] for g in groups.values())
+    medians, overall = _medians(conn, by, {k: g["timed"] for k, g in groups.items()},
+                                timed, total_runs, clauses, params)
     out = []
     for key, item in groups.items():
         item.update(key=key, share=item["runs"] / total_runs if total_runs else 0.0,
-                    median=medians.get(key, 0.0))
+                    median=medians.get(key))
         out.append(item)
     out.sort(key=lambda g: (-g["runs"], g["key"]) if by != "day" else g["key"])
     total = {c: sum(g[c] for g in out) for c in SUMS}

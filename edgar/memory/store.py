@@ -101,6 +101,63 @@ class MemoryStore(DB):
             row = conn.execute("SELECT * FROM facts WHERE id = ?", (cur.lastrowid,)).fetchone()
         return _fact(row)
 
+    def reactivate(self, text: str, provenance: str, source: str = "") -> Fact | None:
+        """Make the stored, not active fact with this text active again, as ``provenance``.
+
+        For a person typing a rule that waits in review, was rejected or was forgotten: an
+        explicit act. Returns the fact, or None when no such inactive fact exists.
+        """
+        if provenance not in ACTIVE_FROM:
+            raise ValueError(f"{provenance!r} cannot make a fact active")
+        clean = self.clean(text)
+        with self.write() as conn:
+            row = conn.execute("SELECT * FROM facts WHERE key = ?", (clean.casefold(),)).fetchone()
+            if row is None or row["status"] == "active":
+                return None
+            conn.execute(
+                "UPDATE facts SET text = ?, sha256 = ?, status = 'active', provenance = ?,"
+                " source = ?, created = ? WHERE id = ?",
+                (clean, digest(clean), provenance, source, time.time(), row["id"]))
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (row["id"],)).fetchone()
+        return _fact(row)
+
+    def edit(self, fact_id: int, text: str, source: str = "edgar memory edit") -> Fact:
+        """Replace active fact ``fact_id`` by a new active ``manual`` fact holding ``text``.
+
+        The old fact is kept, forgotten, so the change can be seen (``memory list --all``)
+        and undone; typing the old rule again re-activates it. Returns the new fact.
+        """
+        clean = self.clean(text)
+        if not clean:
+            raise ReviewError("the new text is empty")
+        with self.write() as conn:
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
+            if row is None:
+                raise ReviewError(f"no fact with id {fact_id}")
+            if row["status"] != "active":
+                raise ReviewError(f"fact {fact_id} is {row['status']}, not active")
+            if clean == row["text"]:
+                raise ReviewError(f"fact {fact_id} already says that")
+            clash = conn.execute("SELECT id, status FROM facts WHERE key = ? AND id != ?",
+                                 (clean.casefold(), fact_id)).fetchone()
+            if clash is not None:
+                raise ReviewError(f"the same text is already fact {clash['id']} "
+                                  f"({clash['status']})")
+            if clean.casefold() == row["key"]:          # only the case changed: same fact
+                conn.execute("UPDATE facts SET text = ?, sha256 = ?, provenance = 'manual',"
+                             " source = ? WHERE id = ?", (clean, digest(clean), source, fact_id))
+                new_id = fact_id
+            else:
+                conn.execute("UPDATE facts SET status = 'forgotten' WHERE id = ?", (fact_id,))
+                cur = conn.execute(
+                    "INSERT INTO facts(text, key, provenance, status, created, source, sha256)"
+                    " VALUES (?, ?, 'manual', 'active', ?, ?, ?)",
+                    (clean, clean.casefold(), time.time(), f"{source} of fact {fact_id}",
+                     digest(clean)))
+                new_id = cur.lastrowid
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (new_id,)).fetchone()
+        return _fact(row)
+
     def get(self, fact_id: int) -> Fact | None:
         rows = self.query("SELECT * FROM facts WHERE id = ?", (fact_id,))
         return _fact(rows[0]) if rows else None
@@ -115,12 +172,16 @@ class MemoryStore(DB):
 
     def active_texts(self, budget_chars: int) -> list[str]:
         """Active facts, newest first, as many as fit in ``budget_chars``."""
-        out: list[str] = []
+        return [fact.text for fact in self.active(budget_chars)]
+
+    def active(self, budget_chars: int) -> list[Fact]:
+        """Active facts (with their provenance), newest first, within ``budget_chars``."""
+        out: list[Fact] = []
         used = 0
         for fact in self.list("active"):
             if used + len(fact.text) > budget_chars:
                 break
-            out.append(fact.text)
+            out.append(fact)
             used += len(fact.text) + 1
         return out
 
@@ -175,6 +236,6 @@ def _fact(row) -> Fact:
 
 
 def _default_redact() -> Callable[[str], str]:
-    from edgar.memory.redact import Redactor
+    from edgar.redact import Redactor
 
     return Redactor.from_environ()

@@ -1,7 +1,9 @@
 """Choosing a provider from a model spec: ``PROVIDER:MODEL``.
 
-Guarantees: an unknown prefix is a ``ProviderError(usage_error=True)`` that lists the known
-ones; provider modules are imported only when chosen (each costs import time).
+Guarantees: an alias (``sonnet``) or a bare id (``claude-…``, ``gpt-…``) is resolved first
+(``models.resolve``); an unknown prefix is a ``ProviderError(usage_error=True)`` that lists
+the known ones and forms; provider modules are imported only when chosen (each costs import
+time).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ KNOWN = ("anthropic", "openai", "scripted")
 
 
 def split_spec(spec: str) -> tuple[str, str]:
-    prefix, sep, rest = spec.partition(":")
+    from edgar.providers.models import resolve
+
+    prefix, sep, rest = resolve(spec).partition(":")
     if not sep or not rest:
-        raise ProviderError("edgar", f"model {spec!r} must look like PROVIDER:MODEL "
+        raise ProviderError("edgar", f"model {spec!r} must look like PROVIDER:MODEL, an alias "
+                            f"(sonnet, opus, haiku) or a claude-…/gpt-… id "
                             f"(providers: {', '.join(KNOWN)})", usage_error=True)
     return prefix, rest
 

@@ -22,13 +22,17 @@ from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
 from edgar.conversation import (
-    Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock, Usage,
+    Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    Usage,
 )
+from edgar.providers import wire
 from edgar.providers.base import (
-    Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
+    Finished, ModelRequest, ProviderError, RedactedThinking, StreamEvent, TextChunk,
+    ThinkingChunk, ToolCall,
 )
-from edgar.providers.http import Connection, WireProvider, parse_json
-from edgar.providers.http_errors import Hints, stream_error
+from edgar.providers.http import Connection, WireProvider
+from edgar.providers.http_errors import Hints, stream_error, truncated
+from edgar.providers.models import anthropic_version
 
 DEFAULT_BASE = "https://api.anthropic.com"
 SAMPLING_REMOVED = "2026-10-21"  # first anthropic-version that rejects temperature/top_p/top_k
@@ -47,8 +51,9 @@ class AnthropicProvider(WireProvider):
         if not key:
             raise ProviderError("anthropic", f"anthropic: no API key — set {key_env} (export "
                                 f"{key_env}=...) or choose another --model", usage_error=True)
-        if settings.temperature is not None and settings.version >= SAMPLING_REMOVED:
-            raise ProviderError("anthropic", f"anthropic: anthropic-version {settings.version} "
+        self.version = settings.version or anthropic_version()
+        if settings.temperature is not None and self.version >= SAMPLING_REMOVED:
+            raise ProviderError("anthropic", f"anthropic: anthropic-version {self.version} "
                                 "does not accept temperature — remove providers.anthropic."
                                 "temperature or set providers.anthropic.version = "
                                 "\"2023-06-01\"", usage_error=True)
@@ -56,17 +61,20 @@ class AnthropicProvider(WireProvider):
         base = base.rstrip("/")
         auth = ({"authorization": f"Bearer {key}"} if settings.auth == "bearer"
                 else {"x-api-key": key})
-        headers = {"anthropic-version": settings.version, **auth, **settings.headers}
+        headers = {"anthropic-version": self.version, **auth, **settings.headers}
         hints = Hints("anthropic", model, key_env, "ANTHROPIC_BASE_URL", base)
         self._conn = Connection(settings, hints, base + "/v1/messages", headers, key)
 
     def body(self, request: ModelRequest) -> dict[str, Any]:
         """The JSON sent for ``request`` (public: tests check it without a server)."""
         max_tokens = min(request.max_tokens, self.settings.max_tokens)
+        messages = to_wire(request.messages)
+        mark_cache(messages)
         body: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens,
-                                "messages": to_wire(request.messages), "stream": True}
+                                "messages": messages, "stream": True}
         if request.system:
-            # A cache breakpoint on the system prompt: it repeats on every call of a session.
+            # A cache breakpoint on the system prompt (with the tools before it): byte-stable
+            # for the whole session (core/context.py), so every call reads it from the cache.
             body["system"] = [{"type": "text", "text": request.system, "cache_control": _CACHE}]
         if request.tools:
             body["tools"] = [{"name": t.name, "description": t.description,
@@ -74,7 +82,7 @@ class AnthropicProvider(WireProvider):
         budget = self.settings.thinking_budget
         if budget and max_tokens > budget:
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
-        if self.settings.temperature is not None and self.settings.version < SAMPLING_REMOVED:
+        if self.settings.temperature is not None and self.version < SAMPLING_REMOVED:
             body["temperature"] = self.settings.temperature
         return body
 
@@ -85,24 +93,44 @@ def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
     for message in messages:
         blocks: list[dict[str, Any]] = []
         for b in message.content:
-            if isinstance(b, TextBlock) and b.text:  # the API rejects empty text blocks
+            if isinstance(b, TextBlock) and b.text.strip():  # the API rejects blank text blocks
                 blocks.append({"type": "text", "text": b.text})
             elif isinstance(b, ThinkingBlock) and b.signature:  # unsigned thinking is refused
                 blocks.append({"type": "thinking", "thinking": b.text, "signature": b.signature})
+            elif isinstance(b, RedactedThinkingBlock):
+                blocks.append({"type": "redacted_thinking", "data": b.data})
             elif isinstance(b, ToolUseBlock):
                 blocks.append({"type": "tool_use", "id": b.id, "name": b.name, "input": b.input})
             elif isinstance(b, ToolResultBlock):
                 blocks.append({"type": "tool_result", "tool_use_id": b.tool_use_id,
                                "content": b.content, "is_error": b.is_error})
-        # tool_result blocks must open a user turn
+        # tool_result blocks must open a user turn (a stable sort: the rest keep their order)
         blocks.sort(key=lambda blk: blk["type"] != "tool_result")
         if blocks:
             out.append({"role": message.role, "content": blocks})
-    if out and out[-1]["role"] == "user":
-        # Second cache breakpoint: the newest turn, so the next call reads the whole prefix.
-        last = out[-1]["content"][-1]
-        out[-1]["content"][-1] = {**last, "cache_control": _CACHE}
     return out
+
+
+MAX_BREAKPOINTS = 4   # the API's documented maximum of cache_control blocks per request
+
+
+def mark_cache(messages: list[dict[str, Any]]) -> None:
+    """Cache breakpoints for the longest stable prefix, besides the system prompt's: the last
+    block of the newest message (the next call reads everything up to it) and of the newest
+    user message before it (where the previous call wrote, within the API's lookback)."""
+    marked = 0
+    for message in reversed(messages):
+        if marked >= 2:
+            break
+        if marked == 1 and message["role"] != "user":
+            continue
+        content = message["content"]
+        for i in range(len(content) - 1, -1, -1):
+            if content[i]["type"] in ("thinking", "redacted_thinking"):  # cannot carry it
+                continue
+            content[i] = {**content[i], "cache_control": _CACHE}
+            marked += 1
+            break
 
 
 class _Decoder:
@@ -113,53 +141,78 @@ class _Decoder:
         self.model = model
         self.done = False
         self.stop_reason: str | None = None
-        self.usage: dict[str, int] = {}
+        self.counts: dict[str, int] = {}
         self.blocks: dict[int, dict[str, Any]] = {}
 
     def feed(self, event: str, data: str) -> Sequence[StreamEvent]:
         if event == "ping":
             return ()
-        obj = parse_json(data)
+        obj = wire.data(data, event or "stream")
         if not isinstance(obj, dict):
-            return ()
-        kind = obj.get("type", event)
-        if kind == "content_block_delta":
-            delta = obj.get("delta") or {}
-            dtype = delta.get("type")
-            if dtype == "text_delta":
-                return (TextChunk(delta.get("text", "")),)
-            block = self.blocks.get(obj.get("index", -1))
-            if block is None:
+            if obj is None:
                 return ()
-            if dtype == "input_json_delta":
-                block["json"].append(delta.get("partial_json", ""))
-            elif dtype == "thinking_delta":
-                return (ThinkingChunk(delta.get("thinking", "")),)
-            elif dtype == "signature_delta":
-                block["signature"] += delta.get("signature", "")
-            return ()
+            raise wire.WireTypeError(f"a {event or 'stream'} event is not a JSON object")
+        kind = wire.take(obj, "type", str, event or "event", event)
+        if kind == "content_block_delta":
+            return self._delta(obj)
         if kind == "content_block_start":
-            block = obj.get("content_block") or {}
-            self.blocks[obj.get("index", -1)] = {
-                "type": block.get("type"), "id": block.get("id", ""), "name": block.get("name", ""),
-                "json": [], "input": block.get("input") or {}, "signature": block.get("signature", "")}
-            if block.get("type") == "text" and block.get("text"):
-                return (TextChunk(block["text"]),)
-            return ()
+            return self._start(obj)
         if kind == "content_block_stop":
-            return self._close(self.blocks.pop(obj.get("index", -1), None))
+            index = wire.take(obj, "index", int, kind, -1)
+            return self._close(self.blocks.pop(index, None))
         if kind == "message_start":
-            message = obj.get("message") or {}
-            self.model = message.get("model") or self.model
-            self._usage(message.get("usage"))
+            message = wire.take(obj, "message", dict, kind, {})
+            self.model = wire.take(message, "model", str, f"{kind}.message") or self.model
+            self._usage(wire.take(message, "usage", dict, f"{kind}.message"), f"{kind}.message")
         elif kind == "message_delta":
-            self.stop_reason = (obj.get("delta") or {}).get("stop_reason") or self.stop_reason
-            self._usage(obj.get("usage"))
+            delta = wire.take(obj, "delta", dict, kind, {})
+            self.stop_reason = wire.take(delta, "stop_reason", str, f"{kind}.delta") or self.stop_reason
+            self._usage(wire.take(obj, "usage", dict, kind), kind)
         elif kind == "message_stop":
             self.done = True
         elif kind == "error":
-            err = obj.get("error") or {}
-            raise stream_error(self.hints, str(err.get("message", "")), str(err.get("type", "")))
+            err = wire.take(obj, "error", dict, kind, {})
+            raise stream_error(self.hints, str(err.get("message") or ""), str(err.get("type") or ""))
+        return ()
+
+    def _start(self, obj: dict[str, Any]) -> Sequence[StreamEvent]:
+        where = "content_block_start.content_block"
+        block = wire.take(obj, "content_block", dict, "content_block_start", {})
+        btype = wire.take(block, "type", str, where, "")
+        entry = {"type": btype, "id": "", "name": "", "json": [], "input": {}, "signature": "",
+                 "data": ""}
+        if btype == "tool_use":
+            entry["id"] = wire.take(block, "id", str, where, "")
+            entry["name"] = wire.take(block, "name", str, where, "")
+            entry["input"] = wire.take(block, "input", dict, where, {})
+        elif btype == "thinking":
+            entry["signature"] = wire.take(block, "signature", str, where, "")
+        elif btype == "redacted_thinking":
+            entry["data"] = wire.take(block, "data", str, where, "")
+        self.blocks[wire.take(obj, "index", int, "content_block_start", -1)] = entry
+        if btype == "text":
+            text = wire.take(block, "text", str, where, "")
+            return (TextChunk(text),) if text else ()
+        if btype == "thinking":
+            text = wire.take(block, "thinking", str, where, "")
+            return (ThinkingChunk(text),) if text else ()
+        return ()
+
+    def _delta(self, obj: dict[str, Any]) -> Sequence[StreamEvent]:
+        where = "content_block_delta.delta"
+        delta = wire.take(obj, "delta", dict, "content_block_delta", {})
+        dtype = wire.take(delta, "type", str, where)
+        if dtype == "text_delta":
+            return (TextChunk(wire.take(delta, "text", str, where, "")),)
+        if dtype == "thinking_delta":
+            return (ThinkingChunk(wire.take(delta, "thinking", str, where, "")),)
+        block = self.blocks.get(wire.take(obj, "index", int, "content_block_delta", -1))
+        if block is None:
+            return ()
+        if dtype == "input_json_delta":
+            block["json"].append(wire.take(delta, "partial_json", str, where, ""))
+        elif dtype == "signature_delta":
+            block["signature"] += wire.take(delta, "signature", str, where, "")
         return ()
 
     def _close(self, block: dict[str, Any] | None) -> Sequence[StreamEvent]:
@@ -176,21 +229,34 @@ class _Decoder:
             return (ToolCall(block["id"], block["name"], tool_input),)
         if block["type"] == "thinking" and block["signature"]:
             return (ThinkingChunk("", signature=block["signature"]),)
+        if block["type"] == "redacted_thinking" and block["data"]:
+            return (RedactedThinking(block["data"]),)
         return ()
 
-    def _usage(self, raw: Any) -> None:
+    def _usage(self, raw: dict[str, Any] | None, where: str) -> None:
         # Cumulative counts: a later value replaces an earlier one, it is never added to it.
-        if isinstance(raw, dict):
-            for key, value in raw.items():
-                if isinstance(value, int):
-                    self.usage[key] = value
+        if raw is None:
+            return
+        for key in _USAGE_FIELDS:
+            value = wire.take(raw, key, int, f"{where}.usage")
+            if value is not None:
+                self.counts[key] = value
+
+    def usage(self) -> Usage | None:
+        """What the server reported so far, or None when it reported nothing."""
+        u = self.counts
+        if not u:
+            return None
+        return Usage(u.get("input_tokens", 0), u.get("output_tokens", 0),
+                     u.get("cache_creation_input_tokens", 0), u.get("cache_read_input_tokens", 0))
 
     def finish(self) -> Sequence[StreamEvent]:
         if not self.done:
-            raise ProviderError(self.hints.provider, f"{self.hints.provider}: the stream ended "
-                                "before the answer was complete (truncated) — the partial answer "
-                                "is kept; try again")
-        u = self.usage
-        usage = Usage(u.get("input_tokens", 0), u.get("output_tokens", 0),
-                      u.get("cache_creation_input_tokens", 0), u.get("cache_read_input_tokens", 0))
-        return (Finished(self.stop_reason or "end_turn", usage, self.model),)
+            raise truncated(self.hints, "before message_stop")
+        usage = self.usage() or Usage(reported=False)
+        reason = self.stop_reason or "end_turn"
+        return (Finished(reason, usage, self.model, reason),)
+
+
+_USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                 "cache_read_input_tokens")

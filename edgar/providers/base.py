@@ -17,8 +17,8 @@ from typing import Any, AsyncIterator, Protocol, Union
 from edgar.conversation import Message, ToolSpec, Usage
 
 __all__ = [
-    "ModelRequest", "TextChunk", "ThinkingChunk", "ToolCall", "Finished", "StreamEvent",
-    "Provider", "ProviderError",
+    "ModelRequest", "TextChunk", "ThinkingChunk", "RedactedThinking", "ToolCall", "Finished",
+    "STOP_REASONS", "StreamEvent", "Provider", "ProviderError",
 ]
 
 
@@ -39,8 +39,18 @@ class TextChunk:
 
 @dataclass(frozen=True, slots=True)
 class ThinkingChunk:
+    """Reasoning text as it streams. A chunk with a ``signature`` closes one thinking block:
+    the text since the previous close is that block's (so two blocks stay two blocks)."""
+
     text: str
     signature: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RedactedThinking:
+    """One whole ``redacted_thinking`` block, in its place among the others."""
+
+    data: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +62,25 @@ class ToolCall:
     input: dict[str, Any] | None
 
 
+# Why a response stopped, in the neutral words the loop acts on (docs/providers.md lists the
+# outcome of each). Anything else a server says is passed on as it came.
+STOP_REASONS = ("end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn",
+                "model_context_window_exceeded")
+
+
 @dataclass(frozen=True, slots=True)
 class Finished:
+    """The end of one response. ``stop_reason`` is neutral (``STOP_REASONS``);
+    ``wire_stop_reason`` is the provider's own word (``"length"``) for messages.
+    ``usage.reported`` is False when the server sent no usage at all."""
+
     stop_reason: str
     usage: Usage
     model: str = ""
+    wire_stop_reason: str = ""
 
 
-StreamEvent = Union[TextChunk, ThinkingChunk, ToolCall, Finished]
+StreamEvent = Union[TextChunk, ThinkingChunk, RedactedThinking, ToolCall, Finished]
 
 
 class ProviderError(Exception):
@@ -74,6 +95,9 @@ class ProviderError(Exception):
         self.retryable = retryable
         # usage_error: the person's setup is wrong (no key, bad model) -> exit 2, not 1
         self.usage_error = usage_error
+        # what the failed response had reported before it failed (kept, and billed)
+        self.usage: Usage | None = None
+        self.model = ""
 
 
 class Provider(Protocol):

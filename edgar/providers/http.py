@@ -25,7 +25,6 @@ still importable from here.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import time
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Protocol, Sequence
@@ -42,6 +41,7 @@ from edgar.providers.http_retry import (  # noqa: F401 - re-exported for older i
 
 if TYPE_CHECKING:
     from edgar.config import ProviderSettings
+    from edgar.conversation import Usage
     from edgar.providers.base import ModelRequest
 
 DRAIN_SECONDS = 1.0        # how long the end of a finished stream is waited for
@@ -57,6 +57,9 @@ class Decoder(Protocol):
 
     def finish(self) -> Sequence[StreamEvent]:
         """The closing events (``Finished`` last); raises ProviderError if the stream was cut."""
+
+    def usage(self) -> "Usage | None":
+        """The usage reported so far (kept on a failure mid-stream), None if none was."""
 
 
 def _httpx2() -> Any:
@@ -145,8 +148,9 @@ class Connection:
             except httpx2.TransportError as exc:
                 failure = transport_error(self.hints, s.read_timeout, exc, emitted, httpx2)
             if emitted or not failure.retryable or attempt >= s.max_retries:
-                if attempt and failure.retryable:
+                if attempt and failure.retryable and not emitted:
                     failure = gave_up(failure, attempt + 1)
+                failure.usage, failure.model = decoder.usage(), getattr(decoder, "model", "")
                 raise failure
             await asyncio.sleep(delay if delay is not None else backoff(attempt, s.retry_backoff))
             attempt += 1
@@ -242,10 +246,3 @@ def _is_event_stream(response: Any) -> bool:
     ctype = response.headers.get("content-type", "")
     return ctype.partition(";")[0].strip().lower() == "text/event-stream"
 
-
-def parse_json(data: str) -> Any:
-    """JSON of one SSE data field, or None when it is not JSON (a tolerated keep-alive)."""
-    try:
-        return json.loads(data)
-    except ValueError:
-        return None

@@ -62,6 +62,23 @@ def error_detail(body: Any) -> tuple[str, str]:
     return str(err.get("message") or ""), str(kind)
 
 
+def error_status(body: Any) -> str:
+    """The best status-like word of an error object: a numeric ``code`` ("500" or 500) wins
+    over a ``type`` (LiteLLM sends both), then the type, then a word code."""
+    if not isinstance(body, dict):
+        return ""
+    err = body.get("error", body)
+    if not isinstance(err, dict):
+        return ""
+    code = err.get("code")
+    if isinstance(code, int) and not isinstance(code, bool):
+        return str(code)
+    if isinstance(code, str) and code.strip().isdigit():
+        return code.strip()
+    kind = err.get("type") or code or ""
+    return str(kind).lower() if isinstance(kind, str) else ""
+
+
 def status_message(h: Hints, status: int, detail: str, spend_limit: bool) -> str:
     """The sentence a person reads for an HTTP failure: what happened, then what to do."""
     p = h.provider
@@ -96,7 +113,12 @@ def status_message(h: Hints, status: int, detail: str, spend_limit: bool) -> str
 
 def stream_error(h: Hints, detail: str, kind: str, secret: str | None = None) -> ProviderError:
     """An error the server reported inside a stream (Anthropic ``error``, OpenAI ``{"error"}``)."""
+    kind = kind.strip().lower()
     status = _STATUS_OF_KIND.get(kind) or (int(kind) if kind.isdigit() else None)
+    if status in (400, 401, 403, 500):
+        no_key = missing_key(h, status, scrub(detail, secret))
+        if no_key is not None:
+            return no_key
     spend = bool(_SPEND.search(detail)) or kind in _SPEND_KINDS
     text = scrub(detail or kind or "no detail", secret)
     if status is not None:
@@ -115,6 +137,12 @@ _STATUS_OF_KIND = {
     # OpenAI's codes, as OpenRouter and others pass them along inside streams
     "invalid_api_key": 401, "model_not_found": 404, "context_length_exceeded": 400,
     "rate_limit_exceeded": 429, "server_error": 500,
+    # LiteLLM's and OpenRouter's kinds (LiteLLM maps exceptions to these names)
+    "internal_server_error": 500, "service_unavailable": 503, "serviceunavailableerror": 503,
+    "bad_request_error": 400, "badrequesterror": 400, "authenticationerror": 401,
+    "permissiondeniederror": 403, "notfounderror": 404, "ratelimiterror": 429,
+    "internalservererror": 500, "apiconnectionerror": 502, "timeout": 408, "timeouterror": 408,
+    "contextwindowexceedederror": 400, "overloaded": 529, "provider_error": 502,
 }
 
 
@@ -139,6 +167,10 @@ def response_error(h: Hints, status: int, headers: Any, raw: bytes,
             return ProviderError(h.provider, message, status=status)
     if not detail and raw:
         detail = raw.decode("utf-8", "replace")
+    if status in (400, 401, 403, 500):
+        no_key = missing_key(h, status, scrub(detail, secret))
+        if no_key is not None:
+            return no_key
     spend = status == 429 and (bool(_SPEND.search(detail)) or kind in _SPEND_KINDS)
     text = scrub(detail, secret)
     retryable = should_retry(status, headers, spend)
@@ -164,10 +196,40 @@ def transport_error(h: Hints, read_timeout: float, exc: Exception, emitted: bool
 
 
 def malformed_event(h: Hints, exc: Exception) -> ProviderError:
-    """An event the protocol's decoder could not read (``exc`` is what reading it raised)."""
+    """An event the protocol's decoder could not read (``exc`` is what reading it raised).
+
+    A ``WireTypeError`` names the field; its text is edgar's own, never the server's."""
+    from edgar.providers.wire import WireTypeError
+
+    what = str(exc) if isinstance(exc, WireTypeError) else type(exc).__name__
     return ProviderError(h.provider, f"{h.provider}: the server sent an event edgar cannot "
-                         f"read ({type(exc).__name__}) — check that {h.base_url} speaks "
-                         "this API")
+                         f"read ({what}) — nothing from it was run; check that {h.base_url} "
+                         "speaks this API")
+
+
+def truncated(h: Hints, where: str) -> ProviderError:
+    """A stream that ended without its protocol's end marker. Retryable: ``Connection`` retries
+    it only while nothing was shown, and otherwise keeps the partial answer."""
+    return ProviderError(h.provider, f"{h.provider}: the stream ended {where} (truncated) — "
+                         "any partial answer is kept; try again", retryable=True)
+
+
+# A body that says no key was sent, whatever the status (LiteLLM and other proxies answer
+# 401, 403 or even 500): retrying cannot help; the person must set the variable.
+_NO_KEY = re.compile(r"(no|missing|without( an?)?|didn'?t provide( an?)?|must (be )?(set|"
+                     r"provide)( an?)?) (valid )?(api[ _-]?key|x-api-key|authorization|"
+                     r"bearer token|credentials)|api[ _-]?key (is )?(required|missing|not "
+                     r"(set|provided|found))|(api_key|api key) client option must be set", re.I)
+
+
+def missing_key(h: Hints, status: int, detail: str) -> ProviderError | None:
+    """The error for a body that says no API key reached the server, else None."""
+    if not _NO_KEY.search(detail):
+        return None
+    message = (f"{h.provider}: HTTP {status} — the server says no API key was sent "
+               f"({detail}); set {h.key_env} (export {h.key_env}=...) or name another variable "
+               f"in providers.{h.provider}.api_key_env")
+    return ProviderError(h.provider, message, status=status, retryable=False, usage_error=True)
 
 
 def answer_timeout(h: Hints, timeout: float) -> ProviderError:

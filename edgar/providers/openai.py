@@ -31,8 +31,9 @@ from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from edgar.providers.base import (
     Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
 )
-from edgar.providers.http import Connection, WireProvider, parse_json
-from edgar.providers.http_errors import Hints, error_detail, stream_error
+from edgar.providers import wire
+from edgar.providers.http import Connection, WireProvider
+from edgar.providers.http_errors import Hints, error_detail, error_status, stream_error, truncated
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 # OpenAI's finish reasons in the neutral (Anthropic-style) words the rest of edgar uses
@@ -65,6 +66,10 @@ class OpenAIProvider(WireProvider):
         if request.system:
             messages.append({"role": "system", "content": request.system})
         messages.extend(to_wire(request.messages))
+        if "claude" in self.model.lower():
+            # Claude through a gateway that passes cache_control on (OpenRouter, LiteLLM):
+            # the same breakpoints as the Anthropic protocol, on content parts.
+            mark_cache_parts(messages)
         body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": True,
                                 "stream_options": {"include_usage": True}}
         # OpenAI's newer models refuse max_tokens; most local servers only know max_tokens.
@@ -83,7 +88,9 @@ class OpenAIProvider(WireProvider):
 def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for message in messages:
+        # whitespace-only text is dropped, as for Anthropic (a blank turn is never sent)
         text = "".join(b.text for b in message.content if isinstance(b, TextBlock))
+        text = text if text.strip() else ""
         if message.role == "assistant":
             calls = [{"id": b.id, "type": "function",
                       "function": {"name": b.name, "arguments": json.dumps(b.input)}}
@@ -104,6 +111,24 @@ def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
     return out
 
 
+_CACHE = {"type": "ephemeral"}
+
+
+def mark_cache_parts(messages: list[dict[str, Any]]) -> None:
+    """``cache_control`` on the system message and on the newest user or tool message (at
+    most 2 of Anthropic's 4 breakpoints): their text becomes one content part carrying it."""
+    def mark(message: dict[str, Any]) -> None:
+        if isinstance(message.get("content"), str) and message["content"]:
+            message["content"] = [{"type": "text", "text": message["content"],
+                                   "cache_control": _CACHE}]
+    if messages and messages[0]["role"] == "system":
+        mark(messages[0])
+    for message in reversed(messages):
+        if message["role"] in ("user", "tool"):
+            mark(message)
+            break
+
+
 class _Decoder:
     """State of one streamed completion: tool-call fragments, finish reason, usage."""
 
@@ -112,46 +137,62 @@ class _Decoder:
         self.model = model
         self.done = False
         self.finish_reason: str | None = None
-        self.usage: dict[str, Any] | None = None
+        self.refused = False
+        self.counts: dict[str, int] | None = None
         self.calls: list[dict[str, Any]] = []
         self.slot: dict[int, int] = {}    # stream index -> position in self.calls
 
     def feed(self, event: str, data: str) -> Sequence[StreamEvent]:
-        if data == "[DONE]":
+        if data.strip() == "[DONE]":
             self.done = True
             return ()
-        obj = parse_json(data)
-        if not isinstance(obj, dict):
+        obj = wire.data(data, "chunk")
+        if obj is None:
             return ()
+        if not isinstance(obj, dict):
+            raise wire.WireTypeError("a chunk is not a JSON object")
         if "error" in obj or obj.get("object") == "error":
-            detail, kind = error_detail(obj)
-            code = (obj.get("error") if isinstance(obj.get("error"), dict) else obj).get("code")
-            raise stream_error(self.hints, detail, str(code) if isinstance(code, int) else kind)
-        if isinstance(obj.get("usage"), dict):
-            self.usage = obj["usage"]      # cumulative: the latest report wins
-        self.model = obj.get("model") or self.model
-        choices = obj.get("choices") or ()
+            detail, _ = error_detail(obj)
+            raise stream_error(self.hints, detail, error_status(obj))
+        usage = wire.take(obj, "usage", dict, "chunk")
+        if usage is not None:
+            self.counts = _counts(usage)     # cumulative: the latest report wins
+        self.model = wire.take(obj, "model", str, "chunk") or self.model
+        choices = wire.take(obj, "choices", list, "chunk", [])
         if not choices:
             return ()
         choice = choices[0]
-        delta = choice.get("delta") or {}
+        if not isinstance(choice, dict):
+            raise wire.WireTypeError("field chunk.choices[0] is not an object")
+        where = "chunk.choices[0].delta"
+        delta = wire.take(choice, "delta", dict, "chunk.choices[0]", {})
         out: list[StreamEvent] = []
-        reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-        if reasoning and isinstance(reasoning, str):
-            out.append(ThinkingChunk(reasoning))
-        if delta.get("content"):
-            out.append(TextChunk(delta["content"]))
-        for fragment in delta.get("tool_calls") or ():
-            self._merge(fragment)
-        if choice.get("finish_reason"):
-            self.finish_reason = choice["finish_reason"]
+        for key in ("reasoning_content", "reasoning"):
+            reasoning = wire.take(delta, key, str, where)
+            if reasoning:
+                out.append(ThinkingChunk(reasoning))
+                break
+        content = wire.take(delta, "content", str, where)
+        if content:
+            out.append(TextChunk(content))
+        refusal = wire.take(delta, "refusal", str, where)
+        if refusal:   # the model declined: shown as its answer, and the turn ends in error
+            self.refused = True
+            out.append(TextChunk(refusal))
+        for n, fragment in enumerate(wire.take(delta, "tool_calls", list, where, [])):
+            if not isinstance(fragment, dict):
+                raise wire.WireTypeError(f"field {where}.tool_calls[{n}] is not an object")
+            self._merge(fragment, f"{where}.tool_calls[{n}]")
+        reason = wire.take(choice, "finish_reason", str, "chunk.choices[0]")
+        if reason:
+            self.finish_reason = reason
             out.extend(self._complete_calls())
         return out
 
-    def _merge(self, fragment: dict[str, Any]) -> None:
-        index = fragment.get("index", len(self.calls))
-        fn = fragment.get("function") or {}
-        call_id = fragment.get("id")
+    def _merge(self, fragment: dict[str, Any], where: str) -> None:
+        index = wire.take(fragment, "index", int, where, len(self.calls))
+        fn = wire.take(fragment, "function", dict, where, {})
+        call_id = wire.take(fragment, "id", str, where)
         pos = self.slot.get(index)
         current = self.calls[pos] if pos is not None else None
         if current is None or (call_id and current["id"] and call_id != current["id"]):
@@ -160,11 +201,14 @@ class _Decoder:
             self.calls.append(current)
         if call_id and not current["id"]:
             current["id"] = call_id
-        if fn.get("name"):
-            current["name"] += fn["name"]
+        name = wire.take(fn, "name", str, f"{where}.function")
+        if name:
+            current["name"] += name
         args = fn.get("arguments")
         if isinstance(args, dict):   # some servers send parsed arguments
             args = json.dumps(args)
+        elif args is not None and not isinstance(args, str):
+            raise wire.WireTypeError(f"field {where}.function.arguments is not a string")
         if args:
             current["args"].append(args)
 
@@ -181,14 +225,39 @@ class _Decoder:
         self.calls, self.slot = [], {}
         return out
 
+    def usage(self) -> Usage | None:
+        """What the server reported so far, or None when it reported nothing."""
+        u = self.counts
+        if u is None:
+            return None
+        cached, written = u["cached"], u["written"]
+        # prompt_tokens include the cached and the newly cached tokens: not charged twice
+        return Usage(max(u["prompt"] - cached - written, 0), u["completion"], written, cached)
+
     def finish(self) -> Sequence[StreamEvent]:
         if self.finish_reason is None:
-            raise ProviderError(self.hints.provider, f"{self.hints.provider}: the stream ended "
-                                "without a finish reason (truncated) — the partial answer is "
-                                "kept; try again")
-        u = self.usage or {}
-        cached = (u.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
-        prompt = u.get("prompt_tokens") or 0
-        usage = Usage(max(prompt - cached, 0), u.get("completion_tokens") or 0, 0, cached)
+            raise truncated(self.hints, "without a finish reason")
+        usage = self.usage() or Usage(reported=False)
         reason = STOP_REASONS.get(self.finish_reason, self.finish_reason)
-        return (Finished(reason, usage, self.model),)
+        if self.refused:
+            reason = "refusal"
+        return (Finished(reason, usage, self.model, self.finish_reason),)
+
+
+def _counts(usage: dict[str, Any]) -> dict[str, int]:
+    """Every token count an OpenAI-compatible server may send (OpenAI, OpenRouter's usage
+    accounting, LiteLLM), each type-checked."""
+    where = "chunk.usage"
+    details = wire.take(usage, "prompt_tokens_details", dict, where, {})
+    dwhere = f"{where}.prompt_tokens_details"
+    cached = wire.take(details, "cached_tokens", int, dwhere)
+    if cached is None:   # LiteLLM passes Anthropic's own names along
+        cached = wire.take(usage, "cache_read_input_tokens", int, where)
+    written = wire.take(details, "cache_write_tokens", int, dwhere)
+    if written is None:
+        written = wire.take(details, "cache_creation_tokens", int, dwhere)
+    if written is None:
+        written = wire.take(usage, "cache_creation_input_tokens", int, where)
+    return {"prompt": wire.take(usage, "prompt_tokens", int, where, 0),
+            "completion": wire.take(usage, "completion_tokens", int, where, 0),
+            "cached": cached or 0, "written": written or 0}

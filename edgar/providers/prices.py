@@ -83,7 +83,10 @@ def _rate(price: Any, prompt_tokens: int) -> float:
 
 
 def cost(model: str, usage: Usage) -> float | None:
-    """USD for one response, or None when the model is not in the table."""
+    """USD for one response, or None when the model is not in the table or the server
+    reported no usage (unknown, never a known zero)."""
+    if not usage.reported:
+        return None
     entry = lookup(model)
     if entry is None:
         return None

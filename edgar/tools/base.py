@@ -8,6 +8,8 @@ Guarantees:
   into an ``ErrorRecord`` (the shape, for the bus) and a ``ToolResultBlock`` (the text, for
   the model only).
 - Paths are resolved inside the project root; anything outside is refused unless allowed.
+  A path to write (``resolve_for_write``) is refused, with the reason, under ``.edgar/``,
+  ``.git/`` and edgar's user dir, however it is spelt (symlinks are resolved first).
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from edgar.events import ErrorRecord
 from edgar.schema import json_schema
 
 if TYPE_CHECKING:
+    from edgar.sandbox.session import SessionSandbox
     from edgar.tools.permissions import PermissionGate
 
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
-           "resolve", "clip", "strip_env"]
+           "resolve", "resolve_for_write", "clip", "strip_env"]
 
 Access = Literal["read", "write", "shell", "task"]
 
@@ -71,6 +74,8 @@ class ToolContext:
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
     permission: "PermissionGate | None" = None
+    # how commands run (edgar/sandbox); None: the default confined policy for ``root``
+    sandbox: "SessionSandbox | None" = None
 
 
 class Tool:
@@ -107,6 +112,8 @@ def strip_env(environ: "os._Environ[str] | dict[str, str]") -> dict[str, str]:
 
 def resolve(ctx: ToolContext, path: str) -> Path:
     """An absolute path for ``path`` (relative to the root), refused outside the root."""
+    if "\0" in path:
+        raise ToolFailure("validation", "the path contains a NUL character")
     raw = Path(os.path.expanduser(path))
     full = (raw if raw.is_absolute() else ctx.root / raw).resolve()
     root = ctx.root.resolve()
@@ -114,6 +121,33 @@ def resolve(ctx: ToolContext, path: str) -> Path:
         raise ToolFailure("denied", f"{path} is outside the project root {root}; "
                           "set tools.allow_outside_root = true to allow it")
     return full
+
+
+def resolve_for_write(ctx: ToolContext, path: str) -> Path:
+    """``resolve``, and refused where a write would change what edgar or git does next."""
+    full = resolve(ctx, path)
+    reason = protected_reason(ctx.root.resolve(), full)
+    if reason:
+        raise ToolFailure("denied", f"{path}: {reason}; ask the person to change it themselves")
+    return full
+
+
+def protected_reason(root: Path, full: Path) -> str | None:
+    """Why ``full`` (resolved) is not the model's to write, or None."""
+    from edgar.config import user_dir
+
+    def inside(base: Path) -> bool:
+        return full == base or base in full.parents
+
+    if inside(root / ".edgar"):
+        return ".edgar/ is edgar's own state (its config, memory and sessions), not a tool's"
+    if inside(root / ".git"):
+        return (".git/ is git's internals: its hooks and config run code and no tool edits "
+                "them")
+    home = Path(os.path.realpath(user_dir()))
+    if inside(home):
+        return f"{home} is edgar's user dir (its config and trust records), not a tool's"
+    return None
 
 
 def rel(ctx: ToolContext, path: Path) -> str:

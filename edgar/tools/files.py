@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from edgar.tools.base import (
-    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc, rel, resolve,
+    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc, rel, resolve, resolve_for_write,
 )
 
 
@@ -89,7 +89,7 @@ class Write(Tool):
     access = "write"
 
     async def run(self, args: WriteArgs, ctx: ToolContext) -> ToolOutcome:
-        path = resolve(ctx, args.path)
+        path = resolve_for_write(ctx, args.path)
         if path.is_dir():
             raise ToolFailure("validation", f"{args.path} is a directory")
         existed = path.exists()
@@ -118,7 +118,7 @@ class Edit(Tool):
     access = "write"
 
     async def run(self, args: EditArgs, ctx: ToolContext) -> ToolOutcome:
-        path = resolve(ctx, args.path)
+        path = resolve_for_write(ctx, args.path)
         text = _read_text(path, args.path)
         if args.old_string == "":
             raise ToolFailure("validation", "old_string is empty; use write to create a file")

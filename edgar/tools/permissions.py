@@ -17,6 +17,11 @@ Answer = Literal["yes", "no", "always"]
 Confirm = Callable[[str, str], Awaitable[Answer]]  # (tool, one-line summary) -> answer
 
 
+def allowing_mode(access: str) -> str:
+    """The least permissive mode that runs a call of this access without asking."""
+    return "auto-edit" if access == "write" else "yes"
+
+
 class PermissionGate:
     def __init__(self, mode: str, confirm: Confirm | None = None):
         if mode not in MODES:
@@ -39,11 +44,13 @@ class PermissionGate:
         verdict = self.needs(access)
         if verdict == "allow" or tool in self.always:
             return None
+        allows = allowing_mode(access)
         if verdict == "deny":
-            return f"{tool} is not allowed in {self.mode} mode"
+            return (f"{tool} is not allowed in {self.mode} mode (--permission-mode {allows} "
+                    "allows it)")
         if self.confirm is None:
             return (f"{tool} needs confirmation in {self.mode} mode and nobody can confirm "
-                    "here; rerun with --permission-mode auto-edit or yes to allow it")
+                    f"here; rerun with --permission-mode {allows} to allow it")
         answer = await self.confirm(tool, summary)
         if answer == "always":
             self.always.add(tool)

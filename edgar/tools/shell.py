@@ -1,22 +1,34 @@
-"""shell: run a command at the project root.
+"""shell: run a command at the project root, inside the sandbox.
 
 Guarantees:
-- The command runs in its own process group; on timeout or cancellation the whole group
-  is killed (SIGTERM, then SIGKILL), so no grandchild outlives the call.
+- The command runs through ``edgar.sandbox`` (the session's, or the default confined policy
+  for the root when none is given): writes only where the policy allows, no network unless
+  enabled, edgar's environment out of reach, and every descendant killed at the timeout,
+  on cancellation, and when the command exits while a child still holds its output (the
+  output is returned all the same).
 - Its environment has no variable whose name contains KEY, SECRET, TOKEN or PASSWORD.
-- ``program`` in the error record is the basename of the command's first word, chosen by
-  the harness, not text the command printed.
+- A write or connection the sandbox refused comes back as a failed call with a
+  ``sandbox: …`` line saying so; a sandbox that could not be set up is an ``internal``
+  failure and the command did not run.
+- ``program`` in the error record is the basename of the command's first word only when
+  the harness can vouch for it (``command_shape.vouched_program``), else None; never text
+  the command printed. An exit code that is an answer (``command_shape.ANSWERS``: grep found
+  nothing, diff found a difference) is kind ``exit_answer``, not ``exit_nonzero``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shlex
-import signal
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc
+from edgar.tools.command_shape import is_answer, vouched_program
+
+if TYPE_CHECKING:
+    from edgar.sandbox import Completed, Sandbox
 
 
 @dataclass(slots=True)
@@ -40,40 +52,40 @@ def program_of(command: str) -> str:
     return ""
 
 
-async def kill_group(proc: asyncio.subprocess.Process) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        try:
-            await asyncio.wait_for(asyncio.shield(proc.wait()), 2.0)
-            return
-        except asyncio.TimeoutError:
-            continue
+_DEFAULT: dict[Path, "Sandbox"] = {}
 
 
-async def run_command(command: str, ctx: ToolContext, timeout: float) -> tuple[int | None, str]:
-    """(exit code, combined output); exit code None means it timed out and was killed."""
-    proc = await asyncio.create_subprocess_exec(
-        "bash", "-c", command, cwd=str(ctx.root), env=ctx.env, start_new_session=True,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT)
-    try:
-        out, _ = await asyncio.wait_for(proc.communicate(), timeout)
-    except asyncio.TimeoutError:
-        await kill_group(proc)
-        return None, ""
-    except asyncio.CancelledError:
-        await kill_group(proc)
-        raise
-    return proc.returncode, out.decode("utf-8", "replace")
+def sandbox_for(ctx: ToolContext) -> "Sandbox":
+    if ctx.sandbox is not None:
+        return ctx.sandbox.get()
+    box = _DEFAULT.get(ctx.root)
+    if box is None:  # no session sandbox given: confined by default, never open
+        from edgar.sandbox import Policy, Sandbox
+
+        box = _DEFAULT[ctx.root] = Sandbox(Policy.for_project(ctx.root))
+    return box
+
+
+async def run_command(command: str, ctx: ToolContext, timeout: float) -> "Completed":
+    """Run ``bash -c command`` in the sandbox; raises ToolFailure if it cannot be set up."""
+    from edgar.sandbox import run
+
+    if "\0" in command:
+        raise ToolFailure("validation", "the command contains a NUL character")
+    done = await run(["bash", "-c", command], sandbox=sandbox_for(ctx), cwd=ctx.root,
+                     env=ctx.env, timeout=timeout)
+    if done.setup_error:
+        raise ToolFailure("internal", f"sandbox: the command could not be started: "
+                          f"{done.setup_error}")
+    return done
 
 
 class Shell(Tool):
     name = "shell"
     description = ("Run a shell command at the project root and return its output "
-                   "(stdout and stderr together) and exit code.")
+                   "(stdout and stderr together) and exit code. Commands run in a sandbox: "
+                   "writes outside the project and temp dirs are refused, and so is the "
+                   "network unless the person enabled it.")
     Args = ShellArgs
     access = "shell"
 
@@ -81,16 +93,29 @@ class Shell(Tool):
         return f"$ {args.get('command', '')}"
 
     async def run(self, args: ShellArgs, ctx: ToolContext) -> ToolOutcome:
+        from edgar.sandbox import explain
+
         timeout = args.timeout or ctx.shell_timeout
-        program = program_of(args.command)
-        code, out = await run_command(args.command, ctx, timeout)
-        if code is None:
-            raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed",
-                              program=program)
-        body = out or "(no output)"
-        if code == 127 and program:
+        done = await run_command(args.command, ctx, timeout)
+        code = None if done.timed_out else done.exit_code
+        program = vouched_program(args.command, ctx.root, ctx.env) if code != 0 else None
+        if done.timed_out:
+            partial = f"\n{done.output.rstrip()}" if done.output.strip() else ""
+            raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed "
+                              f"with everything it started{partial}", program=program)
+        body = done.output or "(no output)"
+        if done.lingered:
+            body += "\n[the command exited; a background process it left holding the output " \
+                    "was stopped]"
+        notes = explain(done.output, code, sandbox_for(ctx).policy)
+        if notes:
+            body += "\n" + "\n".join(notes)
+        if code == 127:
             raise ToolFailure("not_found", f"{body}\n[exit code 127: command not found]",
                               exit_code=code, program=program)
+        if is_answer(args.command, code):
+            raise ToolFailure("exit_answer", f"{body}\n[exit code {code}]", exit_code=code,
+                              program=program)
         if code != 0:
             raise ToolFailure("exit_nonzero", f"{body}\n[exit code {code}]", exit_code=code,
                               program=program)

@@ -4,7 +4,7 @@ Pure: a record (already parsed JSON) in, a ``Verdict`` out; never raises, for
 any value of any field.
 
 Guarantees (the rules, in the order they apply to a top-level ``user`` record):
-1. sidechain (``isSidechain`` or a sidechain file) -> client ``sidechain``;
+1. sidechain (``isSidechain``, an ``agentId``, or a sidechain file) -> client ``sidechain``;
 2. a ``toolUseResult`` field or a ``tool_result`` block -> client ``tool-result``;
 3. ``isMeta`` -> ``meta``; ``isCompactSummary``/``isVisibleInTranscriptOnly``
    -> ``compact-summary``; ``turnCompanion`` -> ``companion``;
@@ -43,6 +43,11 @@ def _client(kind: str, text: str = "") -> Verdict:
     return Verdict(False, kind, text)
 
 
+# The two verdicts most records get, built once (a frozen dataclass costs per call).
+_SIDECHAIN = _client("sidechain", "")
+_TOOL_RESULT = _client("tool-result", "")
+
+
 def _origin_kind(origin: object) -> str:
     if isinstance(origin, dict):
         kind = origin.get("kind")
@@ -79,10 +84,12 @@ def classify(record: object, *, sidechain: bool = False) -> Verdict | None:
     if not isinstance(record, dict) or record.get("type") != "user":
         return None
     content = _content(record)
-    if sidechain or record.get("isSidechain"):
-        return _client("sidechain", "")
+    if sidechain or record.get("isSidechain") or record.get("agentId"):
+        # A subagent's record can carry ``agentId`` without ``isSidechain``: either
+        # marks text the parent model wrote for it.
+        return _SIDECHAIN
     if "toolUseResult" in record or _has_result_block(content):
-        return _client("tool-result", "")
+        return _TOOL_RESULT
     flags = (
         ("isMeta", "meta"),
         ("isCompactSummary", "compact-summary"),

@@ -60,6 +60,7 @@ class _Open:
     queued_keys: set = field(default_factory=set)
     tool_results: int = 0
     end_line: int = 0
+    ended: str | None = None  # timestamp of the last main-chain assistant record
     fresh: bool = True  # its question is reported by this scan (count it here)
     anchor: tuple = (0, 0)  # (offset, line) where a re-read must start to rebuild it
 
@@ -103,6 +104,8 @@ class Builder:
         self.seq = 0  # main-chain assistant records seen: bursts break on them
         self.next_id = 0
         self.accs: dict[str, Tally] = {}
+        self._tally_key: str | None = None  # the session whose Tally is ``_tally``
+        self._tally = Tally()
         self.client: Counter = Counter()
         self.typed_count = 0
         self.exchange_count = 0
@@ -188,7 +191,7 @@ class Builder:
         item = Exchange(
             self.file, q.session_id, q.line, q, tuple(bursts),
             tuple(sorted(ex.replies, key=lambda r: r.line)), tuple(ex.evidence),
-            ex.tool_results, ex.end_line, still_open,
+            ex.tool_results, ex.end_line, still_open, ex.ended,
         )
         if ex.fresh:
             ex.fresh = False  # an exchange emitted open at the end counts once
@@ -224,9 +227,16 @@ class Builder:
                 p = self.pending.pop(0)
                 items += self._place(p.typed, p.offset, p.seq)
             self.pending.pop(0)
-            if match.typed.line in self.known:
-                # An earlier (final) scan reported this text under the
-                # enqueue's line: the repeat is not news.
+            if match.typed.line in self.known and match.typed.line == self.open_line:
+                # An earlier (final) scan reported this text under the enqueue's
+                # line and opened the exchange still open then with it: the
+                # repeat keeps that identity, so that exchange is emitted again
+                # under the same (file, line) and replaces its row instead of
+                # being counted a second time under the repeat's line.
+                t, offset = match.typed, match.offset
+            elif match.typed.line in self.known:
+                # Reported by an earlier (final) scan as a follow-up of an
+                # exchange this scan rebuilds: the repeat is not news.
                 self.known.add(t.line)
                 self.reported.add(t.line)
         else:
@@ -284,8 +294,13 @@ class Builder:
             self.seq += 1
             if ex is not None:
                 ex.end_line = max(ex.end_line, line)
+                ts = record.get("timestamp")
+                if isinstance(ts, str):
+                    ex.ended = ts
         exchange_id = ex.id if ex else None
-        self._finish(self.messages.add(record, line, offset, exchange_id, side, self._sid(record)))
+        finished = self.messages.add(record, line, offset, exchange_id, side, self._sid(record))
+        if finished:
+            self._finish(finished)
 
     # ----- queue and attachments -------------------------------------------------
     def _queue(self, record: dict, line: int, offset: int) -> list:
@@ -341,8 +356,15 @@ class Builder:
         items = self._switch(sid) if sid is not None and sid != self.session else []
         kind = record.get("type")
         ts = record.get("timestamp")
-        if ts and isinstance(ts, str) and line > self.after:
-            self._acc(sid or self.session or self.default_session).seen(ts)
+        if ts and type(ts) is str and line > self.after:
+            # (inlined Tally.seen on the session's cached tally: this runs for every line)
+            key = sid or self.session or self.default_session
+            if key != self._tally_key:
+                self._tally_key, self._tally = key, self._acc(key)
+            tally = self._tally
+            if not tally.first:
+                tally.first = ts
+            tally.last = ts
         if kind == "user":
             v = classify(record, sidechain=self.sidechain)
             if v is not None and v.typed:

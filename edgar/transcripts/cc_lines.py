@@ -19,8 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator
 
+from .cc_decode import Unfit
 from .cc_types import Malformed
 
 MAX_LINE = 64 * 1024 * 1024  # a longer line is skipped unparsed
@@ -79,11 +80,13 @@ def raw_lines(
     start_offset: int = 0,
     start_line: int = 0,
     max_line: int = MAX_LINE,
+    fast: Callable[[bytes], dict] | None = None,
 ) -> Iterator[tuple]:
     """``read_lines`` as plain 6-tuples of Line's fields, in Line's order.
 
     The scanner's hot loop reads these: a frozen dataclass per line costs
-    more than most lines need.
+    more than most lines need. ``fast`` (``cc_decode``) is tried first on
+    object lines; the standard library decodes whatever it leaves.
     """
     if start_offset:
         f.seek(start_offset)
@@ -123,6 +126,12 @@ def raw_lines(
             value: object = Malformed(file, number, "only NUL bytes") if nul else BLANK
             yield (number, start, pos, value, nul, complete)
             continue
+        if fast is not None and body[0] == 0x7B:
+            try:
+                yield (number, start, pos, fast(body), nul, complete)
+                continue
+            except Unfit:
+                pass
         value, problem = _parse(body)
         if problem is not None:
             if not complete:

@@ -81,25 +81,30 @@ class Merged:
             self.last_usage = u
             self.usage = self.usage.max(usage_of(message))
         index = record.get("apiBlockIndex")
-        index = index if isinstance(index, int) and not isinstance(index, bool) else None
+        if type(index) is not int:  # (``type() is int`` also rules out bool)
+            index = None
         content = message.get("content")
-        if isinstance(content, str):
+        if type(content) is str:
             content = [{"type": "text", "text": content}]
-        for block in content if isinstance(content, list) else ():
-            if not isinstance(block, dict):
+        elif type(content) is not list:
+            return
+        seen, blocks = self.seen, self.blocks
+        for block in content:
+            if type(block) is not dict:
                 continue
             kind = block.get("type")
-            key = _VALUE_KEY.get(kind) if isinstance(kind, str) else None  # (lists are unhashable)
+            key = _VALUE_KEY.get(kind) if type(kind) is str else None  # (lists are unhashable)
             if key is None:
                 continue
             value = block.get(key)
-            if not isinstance(value, str):
+            if type(value) is not str:
                 continue
-            ident = (kind, text_or_none(block.get("id")) or value)
-            if ident in self.seen:  # a resume re-appends records already seen
+            ident = block.get("id")
+            ident = (kind, ident if type(ident) is str and ident else value)
+            if ident in seen:  # a resume re-appends records already seen
                 continue
-            self.seen.add(ident)
-            self.blocks.append((index, len(self.blocks), kind, value))
+            seen.add(ident)
+            blocks.append((index, len(blocks), kind, value))
 
     def reply(self) -> Reply:
         blocks = self.blocks

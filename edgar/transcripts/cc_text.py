@@ -8,8 +8,11 @@ Guarantees:
   label of the client that wrote it (caveat, local-command, task-notification,
   system-reminder, interrupt, compact-summary, warmup, peer, ...).
 - ``marked=True`` (the record says ``origin.kind == "human"``) never turns the
-  message into client text: it only drops IDE context blocks and rewrites the
-  client's command/bash formatting back to what was typed.
+  message into client text: it only drops what the client adds to a typed
+  message (IDE context blocks, ``<user-prompt-submit-hook>`` output) and
+  rewrites the client's command/bash formatting back to what was typed. A
+  message that is nothing but such context is the client's (``hook`` when it
+  is hook output), marked or not.
 - ``marked=False`` (older versions) applies the marker-free rules; when in
   doubt the text is the client's, never the person's.
 - ``strip_client_elements`` removes client elements even when nested or
@@ -26,9 +29,12 @@ _CLIENT_TAG = re.compile(
     r"<(/?)(system-reminder|task-notification|local-command-caveat|local-command-stdout"
     r"|local-command-stderr|bash-input|bash-stdout|bash-stderr|command-name|command-message"
     r"|command-args|command-contents|teammate-message|agent-message|user-memory-input"
-    r"|ide_[a-z_]+)(?:\s[^<>]*)?(/?)>"
+    r"|user-prompt-submit-hook|ide_[a-z_]+)(?:\s[^<>]*)?(/?)>"
 )
-_IDE_TAG = re.compile(r"<(/?)(ide_[a-z_]+)(?:\s[^<>]*)?(/?)>")
+# Context the client adds to a typed message, whatever the markers say: IDE state, and
+# the output of a UserPromptSubmit hook (the client runs the hook and writes what it says).
+_IDE_TAG = re.compile(r"<(/?)(ide_[a-z_]+|user-prompt-submit-hook)(?:\s[^<>]*)?(/?)>")
+_HOOK = "<user-prompt-submit-hook"
 _REMINDER_TAG = re.compile(r"<(/?)(system-reminder)(?:\s[^<>]*)?(/?)>")
 _CMD_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
 _CMD_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
@@ -153,6 +159,8 @@ def message_text(content: object, *, marked: bool) -> TextVerdict:
     # IDE context arrives as its own text block (or leading element) and is
     # never typed, whatever the markers say.
     parts = [p for p in (strip_elements(p, _IDE_TAG) for p in raw) if p.strip()]
+    if not parts and _HOOK in raw_text:
+        return TextVerdict("hook", raw_text)
     if marked:
         body = "\n".join(parts).strip()
         if not body:

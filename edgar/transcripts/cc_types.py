@@ -136,6 +136,7 @@ class Exchange:
 
     ``open`` is True when the file ended while the exchange could still grow;
     a later scan emits it again, complete, under the same (file, line) key.
+    ``question.timestamp`` to ``ended`` is how long it took (None: not known).
     """
 
     file: str
@@ -148,6 +149,7 @@ class Exchange:
     tool_results: int
     end_line: int
     open: bool = False
+    ended: str | None = None  # timestamp of its last main-chain assistant record, if any
 
     @property
     def typed(self) -> tuple[Typed, ...]:

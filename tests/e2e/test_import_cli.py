@@ -166,3 +166,120 @@ def test_a_kill_mid_import_loses_nothing_and_adds_nothing_twice(env, tree, tmp_p
         interrupted += rest["lines"] > 0
         assert state(project, env) == state(clean, env), delay
     assert interrupted, "no kill landed mid-import: make the tree bigger"
+
+
+# -- which Claude Code folder: this project's by default ---------------------------------------
+def _home_with_two_projects(tmp_path, project):
+    """A fake HOME whose ~/.claude/projects has this project's folder and another one's."""
+    from edgar.transcripts.cc_projects import folder_name
+
+    home = tmp_path / "user"
+    base = home / ".claude" / "projects"
+    mine = base / folder_name(os.path.realpath(project))
+    other = base / "-home-someone-else"
+    for folder in (mine, other):
+        folder.mkdir(parents=True)
+    shutil.copy(DATA / FASTHOOKS, mine / "mine.jsonl")
+    (other / "s-typed.jsonl").write_text(record(1, "always run the linter before committing"),
+                                         encoding="utf-8")
+    shutil.copy(DATA / FASTHOOKS, other / "theirs.jsonl")
+    return home, mine, other
+
+
+def test_the_default_reads_only_this_projects_folder_and_says_which(project, env, tmp_path):
+    home, mine, other = _home_with_two_projects(tmp_path, project)
+    env = env | {"HOME": str(home)}
+    out = edgar(project, env, "import", "claude-code", "--dry-run")
+    assert out.stdout.splitlines()[0] == f"from {mine}:"
+    assert "read 1 file(s)" in out.stdout and "0 proposal(s)" in out.stdout
+    summary = json.loads(edgar(project, env, "import", "claude-code", "--json").stdout)
+    assert summary["folders"] == [str(mine)] and summary["files"] == 1
+    data = json.loads(edgar(project, env, "stats", "--source", "claude-code", "--json").stdout)
+    assert data["total"]["runs"] == 6                    # fasthooks' six questions, nothing else
+    assert json.loads(edgar(project, env, "memory", "list", "--pending", "--json").stdout) == []
+
+
+def test_all_reads_every_project_and_stats_filter_by_project(project, env, tmp_path):
+    home, mine, other = _home_with_two_projects(tmp_path, project)
+    env = env | {"HOME": str(home)}
+    summary = json.loads(edgar(project, env, "import", "claude-code", "--all", "--json").stdout)
+    assert summary["folders"] == [str(home / ".claude" / "projects")]
+    assert summary["files"] == 3 and summary["proposals"] == 1
+    [fact] = json.loads(edgar(project, env, "memory", "list", "--pending", "--json").stdout)
+    assert f"/{other.name}/s-typed.jsonl:1" in fact["source"]   # the source project's name
+
+    def runs(*flags):
+        out = edgar(project, env, "stats", "--source", "claude-code", "--json", *flags).stdout
+        data = json.loads(out)
+        return data["total"]["runs"] if data["total"] else 0
+
+    # the two fasthooks copies are one session's turns (same uuids): the later read keeps it
+    assert runs() == 7
+    assert runs("--project", other.name) + runs("--project", mine.name) == 7
+    assert runs("--project", other.name) >= 1
+    assert runs("--project", "-no-such-project") == 0
+    assert runs("--project", str(project)) == runs("--project", mine.name)   # a path works too
+    text = edgar(project, env, "stats", "--source", "claude-code", "--project", other.name).stdout
+    assert text.startswith(f"edgar stats by shape, all time, source claude-code, project {other.name}")
+    out = edgar(project, env, "import", "claude-code", "--all", str(mine), code=2)
+    assert out.stderr.startswith("edgar: claude-code: --all reads every project")
+
+
+def test_no_folder_for_this_project_is_a_clear_error(project, env, tmp_path):
+    home, mine, _ = _home_with_two_projects(tmp_path, project)
+    shutil.rmtree(mine)
+    out = edgar(project, env | {"HOME": str(home)}, "import", "claude-code", code=2)
+    assert out.stderr == (f"edgar: no Claude Code transcripts for this project at {mine} "
+                          "(--all reads every project; or pass a PATH)\n")
+    assert not (project / ".edgar").exists()
+
+
+def test_a_project_reached_through_a_symlink_finds_either_folder(env, tmp_path):
+    """Claude Code names the folder after the real path; an IDE started from the link uses
+    the link's path. Both are read, and the report names each."""
+    from edgar.transcripts.cc_projects import folder_name
+
+    real = make_project(tmp_path / "real" / "app")
+    link = tmp_path / "link"
+    os.symlink(tmp_path / "real", link)
+    home = tmp_path / "user"
+    base = home / ".claude" / "projects"
+    by_real, by_link = base / folder_name(str(real)), base / folder_name(str(link / "app"))
+    for folder in (by_real, by_link):
+        folder.mkdir(parents=True)
+    shutil.copy(DATA / FASTHOOKS, by_link / "from-ide.jsonl")
+    cli = subprocess.run([sys.executable, "-m", "edgar", "import", "claude-code", "--dry-run",
+                          "--json"], cwd=link / "app", capture_output=True, text=True,
+                         env=env | {"HOME": str(home), "PWD": str(link / "app")}, timeout=60)
+    assert cli.returncode == 0, cli.stderr
+    summary = json.loads(cli.stdout)
+    assert summary["folders"] == [str(by_real), str(by_link)] and summary["files"] == 1
+
+
+def test_claude_config_dir_moves_the_projects_folder(project, env, tmp_path):
+    from edgar.transcripts.cc_projects import folder_name
+
+    config = tmp_path / "cc-config"
+    mine = config / "projects" / folder_name(os.path.realpath(project))
+    mine.mkdir(parents=True)
+    shutil.copy(DATA / FASTHOOKS, mine / "a.jsonl")
+    out = edgar(project, env | {"CLAUDE_CONFIG_DIR": str(config), "HOME": str(tmp_path / "u")},
+                "import", "claude-code", "--dry-run", "--json")
+    assert json.loads(out.stdout)["folders"] == [str(mine)]
+
+
+def test_stats_show_a_dash_where_no_duration_is_known(project, env, tree):
+    edgar(project, env, "import", "claude-code", tree)
+    data = json.loads(edgar(project, env, "stats", "--source", "claude-code", "--json").stdout)
+    groups = {g["key"]: g for g in data["groups"]}
+    # no reply, so no time span: the typed-only file's two questions, and fasthooks' /compact
+    # (line 62: only the client's compaction records follow it)
+    assert groups["answer"]["duration_median"] is None and groups["answer"]["timed_runs"] == 0
+    assert groups["answer"]["runs"] == 3
+    timed = [g for g in data["groups"] if g["timed_runs"]]
+    assert timed and all(g["duration_median"] > 0 for g in timed)
+    assert data["total"]["timed_runs"] == data["total"]["runs"] - 3
+    text = edgar(project, env, "stats", "--source", "claude-code").stdout
+    row = next(line for line in text.splitlines() if line.startswith("answer "))
+    assert row.split()[4:6] == ["—", "—"]                # median, total ("38 %" before)
+    assert "(3 without a duration)" in text.splitlines()[0]

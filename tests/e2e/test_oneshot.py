@@ -84,7 +84,7 @@ def test_piped_stdin_and_at_path_are_attached_not_typed(project, env, tmp_path):
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["-p", "read @missing.txt"], "@missing.txt: no such file"),
+    (["-p", "read @../../../../../../etc/passwd"], "outside the project root"),
     (["-p", "hi", "--model", "bogus:thing"], "unknown provider 'bogus'"),
     (["-p", "hi", "--model", "nocolon"], "must look like PROVIDER:MODEL"),
     (["-p", "hi", "--permission-mode", "sometimes"], "invalid choice"),

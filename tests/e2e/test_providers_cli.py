@@ -20,7 +20,7 @@ from support.sse_server import Reply, anthropic_event, recording, stream
 ROOT = Path(__file__).resolve().parents[2]
 ANTHROPIC_KEY = "sk-ant-e2e-secret-0123456789"
 OPENAI_KEY = "sk-e2e-openai-secret-0123456789"
-SONNET = "anthropic:claude-sonnet-4-5"
+SONNET = "anthropic:claude-sonnet-4-6"   # current (4-5 retired on 2026-11-30)
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_anthropic_text_answer_as_json(server, edgar):
     assert out["cost_usd"] == pytest.approx((25 * 3 + 15 * 15) / 1e6)
     (rec,) = server.requests
     assert rec.headers["x-api-key"] == ANTHROPIC_KEY
-    assert rec.body["model"] == "claude-sonnet-4-5" and rec.body["stream"] is True
+    assert rec.body["model"] == "claude-sonnet-4-6" and rec.body["stream"] is True
     assert "hi" in json.dumps(rec.body["messages"][-1])
     assert "shell" in [t["name"] for t in rec.body["tools"]]
 
@@ -192,3 +192,84 @@ def test_doctor_reports_the_key_without_showing_it_and_pings(server, edgar):
     missing = edgar("doctor", "--model", SONNET, drop_env=("ANTHROPIC_API_KEY",))
     assert missing.returncode == 1 and "ANTHROPIC_API_KEY is NOT set" in missing.stdout
     assert len(server.requests) == 1   # no --ping: nothing sent
+
+
+def test_doctor_resolves_aliases_and_bare_ids(edgar):
+    from edgar.providers.models import table
+
+    sonnet = table()["aliases"]["sonnet"]
+    done = edgar("doctor", "--model", "sonnet")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"sonnet → {sonnet}" in done.stdout and "lifecycle" not in done.stdout
+    bare = edgar("doctor", "--model", "gpt-4.1")
+    assert "gpt-4.1 → openai:gpt-4.1" in bare.stdout
+
+
+def test_doctor_warns_about_a_model_past_its_end_of_life(edgar):
+    done = edgar("doctor", "--model", "claude-sonnet-4-5")
+    assert done.returncode == 1
+    assert "claude-sonnet-4-5 → anthropic:claude-sonnet-4-5" in done.stdout
+    assert "end of life on 2026-11-30" in done.stdout and "--model sonnet" in done.stdout
+
+
+def test_bare_ids_and_aliases_run(server, edgar):
+    from edgar.providers.models import table
+
+    server.anthropic(stream("anthropic_text"), stream("anthropic_text"))
+    for spec in ("haiku", "claude-opus-4-8"):
+        done = edgar("-p", "hi", "--model", spec, "--output-format", "json")
+        assert done.returncode == 0, done.stderr
+    first, second = server.requests
+    assert "anthropic:" + first.body["model"] == table()["aliases"]["haiku"]
+    assert second.body["model"] == "claude-opus-4-8"
+
+
+def test_the_default_model_is_current(edgar):
+    import datetime
+
+    from edgar.providers.models import default, retirement
+
+    assert retirement(default()) is None
+    done = edgar("doctor")
+    assert f"sonnet → {default()}" in done.stdout
+    assert datetime.date.today().isoformat() >= "2026-12-01"
+
+
+def test_unknown_price_notice_once_on_its_own_line(server, edgar):
+    local = [b.replace("gpt-4.1-2025-04-14", "llama3.2:3b") for b in recording("openai_text")]
+    tool = [b.replace("gpt-4.1-2025-04-14", "llama3.2:3b")
+            for b in recording("openai_whole_tool_call")]
+    server.openai(stream(tool), stream(local))
+    done = edgar("-p", "hi", "--model", "openai:llama3.2:3b", "--permission-mode", "yes",
+                 drop_env=("OPENAI_API_KEY",))
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if "no price" in line]
+    assert len(notes) == 1 and notes[0].startswith("edgar: no price for model")
+    assert done.stdout.endswith("Hello, world!\n")
+
+
+def test_a_refusal_exits_1_with_the_refusal_shown(server, edgar):
+    server.anthropic(stream("anthropic_refusal"))
+    done = edgar("-p", "do something bad", "--model", SONNET)
+    assert done.returncode == 1
+    assert done.stdout == "I can't help with that.\n"
+    assert "declined" in done.stderr and "refusal" in done.stderr
+
+
+def test_max_tokens_mid_tool_call_exits_1_naming_the_setting(server, edgar, project):
+    (project / "notes.txt").write_text("keep\n")
+    server.anthropic(stream("anthropic_max_tokens_tool"))
+    done = edgar("-p", "rewrite notes.txt", "--model", SONNET, "--permission-mode", "yes",
+                 "--output-format", "json")
+    assert done.returncode == 1
+    out = result_of(done)
+    assert out["is_error"] is True and out["tools"] == []
+    assert "providers.anthropic.max_tokens" in out["error"]
+    assert (project / "notes.txt").read_text() == "keep\n"
+
+
+def test_no_usage_reported_is_null_in_json(server, edgar):
+    server.openai(stream("openai_no_usage"))
+    done = edgar("-p", "hi", "--model", "openai:gpt-4.1", "--output-format", "json")
+    out = result_of(done)
+    assert out["usage"]["input_tokens"] is None and out["total_cost_usd"] is None

@@ -35,7 +35,10 @@ def test_request_headers_and_body(server, make, collect, request_of):
     assert rec.path == "/v1/messages"
     assert rec.headers["x-api-key"] == FAKE_ANTHROPIC_KEY
     assert "authorization" not in rec.headers
-    assert rec.headers["anthropic-version"] == "2023-06-01"
+    # the version the pinned official SDK sends, from the generated models.json
+    from edgar.providers.models import anthropic_version
+
+    assert rec.headers["anthropic-version"] == anthropic_version() == "2026-10-21"
     body = rec.body
     assert body["model"] == "claude-sonnet-4-5" and body["stream"] is True
     assert body["max_tokens"] == 8192
@@ -120,10 +123,10 @@ def test_new_api_version_with_bearer_auth_sends_no_sampling_parameters(server, m
 
 def test_temperature_goes_only_to_the_old_version(server, make, collect):
     server.anthropic(stream("anthropic_text"))
-    collect(make("anthropic", temperature=0.2))
+    collect(make("anthropic", temperature=0.2, version="2023-06-01"))
     assert server.requests[0].body["temperature"] == 0.2
     with pytest.raises(ProviderError) as info:
-        make("anthropic", version="2026-10-21", temperature=0.2)
+        make("anthropic", temperature=0.2)   # the default, current version refuses it
     assert info.value.usage_error and "temperature" in info.value.message
     assert len(server.requests) == 1   # the refused one never left
 

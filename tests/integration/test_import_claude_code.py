@@ -135,7 +135,7 @@ SYNTHETIC = [
                                         "commandMode": "prompt", "origin": {"kind": "peer"}}),
     _user(12, "remember that the staging database is read-only"),   # older version: no marker
     _asst(13, "m3", "Understood: staging is read-only; key sk-ant-api03-"
-                    "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefgh noted."),
+                    "R8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA2uVq7Wn3Kd noted."),
 ]
 TYPED = [(1, "always run pytest -q before committing"), (7, "never force-push to main"),
          (12, "remember that the staging database is read-only")]
@@ -159,7 +159,8 @@ def test_the_whole_corpus_imports_and_the_originals_are_untouched(project, env):
     summary = imp(project, env, DATA)
     assert digest(DATA) == before
     assert set(summary) == {"files", "lines", "malformed", "sessions", "exchanges",
-                            "typed_messages", "client_messages", "proposals"}
+                            "typed_messages", "client_messages", "proposals", "folders"}
+    assert summary["folders"] == [str(DATA)]
     # 15 .jsonl files (the .meta.json beside them is not a transcript); 36 typed messages
     # and 6 malformed lines, as the reader's hand check counts them in those files.
     assert (summary["files"], summary["typed_messages"], summary["malformed"]) == (15, 36, 6)
@@ -222,7 +223,8 @@ def test_reimport_adds_nothing(project, env, tmp_path):
     again = imp(project, env, tmp_path / "projects")
     assert first["exchanges"] == 2 + 6 + 3 + 6 and first["proposals"] == 3
     assert again == {"files": 5, "lines": 0, "malformed": 0, "sessions": 0, "exchanges": 0,
-                     "typed_messages": 0, "client_messages": {}, "proposals": 0}
+                     "typed_messages": 0, "client_messages": {}, "proposals": 0,
+                     "folders": [str(tmp_path / "projects")]}
     after = (stats(project, env), facts(project, env, "--all"),
              table(project, "imports.db", "SELECT * FROM exchanges ORDER BY file, line"))
     assert after == before
@@ -262,20 +264,24 @@ def test_appended_lines_are_read_alone_and_end_as_one_import(project, env, tmp_p
     assert a["cost"] == pytest.approx(b["cost"])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reader: an exchange emitted open under a settled enqueue line (final scan) is not "
-    "emitted again by the next scan; its repeat starts a new exchange. Strict: when the reader "
-    "is fixed this XPASSes and fails, and the marker must go (docs/claude-code-import.md, "
-    "Known limits)"))
 def test_an_import_between_an_enqueue_and_its_repeat_is_not_counted_twice(project, env, tmp_path):
     data = (DATA / IDE).read_bytes()
     folder = tmp_path / "p"
     folder.mkdir()
     (folder / IDE).write_bytes(data[:data.index(b"\n") + 1])   # only the enqueue of "/init"
-    imp(project, env, folder)
+    first = imp(project, env, folder)
+    assert (first["typed_messages"], first["exchanges"]) == (1, 1)   # "/init", still open
     (folder / IDE).write_bytes(data)
-    imp(project, env, folder)
+    second = imp(project, env, folder)
+    assert second["typed_messages"] == 5                  # "/init" is not reported again
     assert stats(project, env)["total"]["runs"] == 6
+    rows = table(project, "imports.db", "SELECT line, question, open FROM exchanges ORDER BY line")
+    assert len(rows) == 6 and rows[0] == (1, "/init", 0)  # the open row, now closed in place
+    whole = make_project(tmp_path / "whole")
+    imp(whole, env, DATA / IDE)
+    assert stats(whole, env)["total"]["runs"] == 6
+    assert [r[1] for r in rows] == [q for (q,) in table(whole, "imports.db",
+                                                        "SELECT question FROM exchanges ORDER BY line")]
 
 
 def test_dry_run_writes_nothing_even_after_an_import(project, env, tmp_path):
@@ -337,15 +343,20 @@ def test_user_mistakes_exit_2_with_one_line(project, env, args, words):
     assert not (project / ".edgar").exists()
 
 
-def test_the_default_path_is_claude_codes_projects_folder(project, env, tmp_path):
+def test_the_default_path_is_this_projects_claude_code_folder(project, env, tmp_path):
+    from edgar.transcripts.cc_projects import folder_name
+
     home = tmp_path / "user"
+    mine = home / ".claude" / "projects" / folder_name(os.path.realpath(project))
     out = run_edgar(["import", "claude-code", "--json"], project, env | {"HOME": str(home)})
     assert out.returncode == 2
-    assert f"no Claude Code transcripts at {home / '.claude' / 'projects'}" in out.stderr
-    synthetic(home / ".claude" / "projects" / "-syn")
+    assert f"no Claude Code transcripts for this project at {mine}" in out.stderr
+    synthetic(mine)
+    synthetic(home / ".claude" / "projects" / "-another-project")
     out = run_edgar(["import", "claude-code", "--json"], project, env | {"HOME": str(home)})
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["proposals"] == 3
+    summary = json.loads(out.stdout)
+    assert (summary["proposals"], summary["files"], summary["folders"]) == (3, 2, [str(mine)])
 
 
 # -- stats --------------------------------------------------------------------------------
@@ -368,6 +379,35 @@ def test_stats_show_the_imported_turns_tools_tokens_and_cost(project, env, tmp_p
                                          "never force-push to main", "claude-sonnet-4-5"),
         ("claude-code", "syn-1", "u-12", "remember that the staging database is read-only",
          "claude-sonnet-4-5")]
+
+
+def test_a_store_from_before_unknown_durations_is_migrated(tmp_path):
+    """Imported runs stored with duration 0 become unknown; edgar's own keep theirs."""
+    from edgar.learning import rollup
+    from edgar.learning.experience import Experience, Run
+
+    path = tmp_path / "experience.db"
+    with sqlite3.connect(path) as conn:        # the store as the first schema left it
+        for statement in rollup.SCHEMA[0].split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+        for source, turn, duration in (("edgar", "t1", 4.0), ("edgar", "t0", 0.0),
+                                       ("claude-code", "c1", 0.0)):
+            values = rollup.row(Run(source=source, session_id="s", turn_id=turn, started=1.7e9,
+                                    duration=duration), lambda x: x, 400)
+            values.pop("project")
+            conn.execute(f"INSERT INTO runs({', '.join(values)}) "
+                         f"VALUES ({', '.join(':' + k for k in values)})", values)
+    with Experience(path) as store:
+        rows = store.query("SELECT source, turn_id, duration, project FROM runs ORDER BY turn_id")
+        assert [tuple(r) for r in rows] == [("claude-code", "c1", None, ""),
+                                             ("edgar", "t0", 0.0, ""), ("edgar", "t1", 4.0, "")]
+        _, total = store.stats("shape")
+        assert (total.runs, total.timed, total.median) == (3, 2, 2.0)
+        _, cc = store.stats("shape", source="claude-code")
+        assert (cc.runs, cc.timed, cc.median) == (1, 0, None)
+        assert store.stats("shape", project="x")[1].runs == 0
 
 
 def test_a_replaced_run_leaves_its_rollups(tmp_path):

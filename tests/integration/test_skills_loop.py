@@ -43,8 +43,15 @@ def activated(events: list[Event]) -> list[tuple[str, ...]]:
     return [e.names for e in events if isinstance(e, SkillsActivated)]
 
 
+def request_text(request: dict) -> str:
+    """The system prompt and every text block of the request (skills travel in reminders)."""
+    texts = [request["system"]] + [b.get("text", "") for m in request["messages"]
+                                   for b in m["content"] if b.get("type") == "text"]
+    return "\n".join(texts)
+
+
 def skill_tags(request: dict) -> list[str]:
-    return [line for line in request["system"].splitlines() if line.startswith("<skill name=")]
+    return [line for line in request_text(request).splitlines() if line.startswith("<skill name=")]
 
 
 def test_a_typed_prompt_activates_a_skill_and_its_body_reaches_the_model(project, tmp_path):
@@ -54,7 +61,10 @@ def test_a_typed_prompt_activates_a_skill_and_its_body_reaches_the_model(project
     assert activated(events) == [("mermaid-diagrams",)]
     [request] = recorded(tmp_path / "requests.jsonl")
     assert skill_tags(request) == ['<skill name="mermaid-diagrams">']
-    assert "Use fenced ```mermaid blocks" in request["system"]
+    assert "Use fenced ```mermaid blocks" in request_text(request)
+    # in a reminder at the end of the prompt's own message, not in the (stable) system prompt
+    assert "<skill" not in request["system"]
+    assert request["messages"][-1]["content"][-1]["text"].startswith("<system-reminder>")
 
 
 def test_a_queued_burst_is_one_surface_and_fires_mid_turn(project, tmp_path):
@@ -71,7 +81,8 @@ def test_a_queued_burst_is_one_surface_and_fires_mid_turn(project, tmp_path):
     assert activated(events) == [("git-history",)]
     first, second = recorded(tmp_path / "requests.jsonl")
     assert skill_tags(first) == [] and skill_tags(second) == ['<skill name="git-history">']
-    assert second["messages"][-1]["content"][-1]["text"] == "\n".join(burst)
+    assert second["messages"][-1]["content"][-1]["text"].startswith("\n".join(burst) + "\n\n")
+    assert first["system"] == second["system"]
 
 
 def test_refractory_keeps_the_skill_in_context_without_firing_again(project, tmp_path):
@@ -85,7 +96,9 @@ def test_refractory_keeps_the_skill_in_context_without_firing_again(project, tmp
     # fired in turn 0, refractory in turn 1 (carried, not re-fired), fires again in turn 2
     assert turn_ids == [started[0], started[2]]
     requests = recorded(tmp_path / "requests.jsonl")
-    assert all(skill_tags(r) == ['<skill name="regex">'] for r in requests)
+    # told when fired (turns 0 and 2) and kept in the conversation in between
+    assert [len(skill_tags(r)) for r in requests] == [1, 1, 2, 2]
+    assert len({r["system"] for r in requests}) == 1
 
 
 def test_skills_can_be_switched_off(project):
@@ -109,4 +122,4 @@ def test_in_p_mode_skills_fire_and_a_broken_skill_is_a_located_warning(project, 
     assert f"{bad}:3: a [list] must close on the same line" in out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]
     assert [e["names"] for e in events if e["type"] == "SkillsActivated"] == [["mermaid-diagrams"]]
-    assert '<skill name="mermaid-diagrams">' in recorded(record)[0]["system"]
+    assert '<skill name="mermaid-diagrams">' in request_text(recorded(record)[0])

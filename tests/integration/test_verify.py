@@ -18,6 +18,7 @@ from edgar.config import Settings, VerifySettings
 from edgar.core.loop import run_turn
 from edgar.events import Event, Notice, VerifyFinished
 from edgar.providers.scripted import ScriptedProvider
+from support.processes import gone
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 # fails until ok.txt exists; its output ends with the line the model must be shown
@@ -108,30 +109,16 @@ def test_no_verify_skips_it(project):
     assert not any(isinstance(e, VerifyFinished) for e in events) and len(requests) == 2
 
 
-def group_gone(pgid: int, within: float = 5.0) -> bool:
-    # killed members may linger a moment until their new parent reaps them
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_a_hanging_check_is_killed_at_its_timeout(project, tmp_path):
-    pidfile = tmp_path / "verify.pid"
     started = time.monotonic()
     result, events, requests = run(project, [
         write("b.txt"), {"text": "Done."}, {"text": "Giving up."},
-    ], command=f"echo $$ > {pidfile}; sleep 60 & wait", timeout=0.5, max_rounds=1)
+    ], command="sleep 60.125 & setsid sleep 60.25 & wait", timeout=0.5, max_rounds=1)
     assert time.monotonic() - started < 15
     [verdict] = [e for e in events if isinstance(e, VerifyFinished)]
     assert verdict.exit_code is None and not verdict.passed and verdict.duration < 5
     assert "hung and was killed after 0.5s" in last_user_text(requests[2])
-    pid = int(pidfile.read_text())
-    assert group_gone(pid), "a process of the verify command outlived its timeout"
+    assert gone("sleep 60.125") and gone("sleep 60.25"), "a process of the verify command outlived its timeout"
     assert result.text == "Giving up."
 
 

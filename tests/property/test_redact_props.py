@@ -1,16 +1,15 @@
-"""Properties of edgar.memory.redact: idempotence on any text, no planted token survives
+"""Properties of edgar.redact: idempotence on any text, no planted token survives
 whatever surrounds it, and text that holds no secret comes back unchanged."""
 
 from __future__ import annotations
 
-import re
 import string
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from edgar.memory.redact import FAMILIES, MARK, _check, redact
-from edgar.memory.secret_rules import RULES
+from edgar.redact import FAMILIES, MARK, redact
+from edgar.redact.text import entropy
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -44,29 +43,42 @@ def test_idempotent_on_secretish_text(text: str) -> None:
     assert redact(once) == once
 
 
-def _rule_token(draw, rule) -> tuple[str, str]:
-    """A token matching `rule` and its check, and the part of it that is the secret."""
-    token = draw(st.from_regex(re.compile(rule.pattern), fullmatch=True))
-    m = re.fullmatch(rule.pattern, token)
-    assume(m is not None)
-    head = next((t for t in sorted(rule.triggers, key=len, reverse=True) if token.startswith(t)), None)
-    body = token[len(head):] if head is not None and not rule.back else token
-    assume(_check(rule.check, body))
-    # The documented precondition of the token rules: a body run of >= 16 token characters.
-    assume(re.search(r"[A-Za-z0-9_\-%+/=~]{16}", token))
-    secret = m.group("s") if "s" in m.re.groupindex else token
-    return token, secret
+ALNUM = string.ascii_letters + string.digits
+URLSAFE = ALNUM + "_-"
+
+
+def _r(rnd, alphabet: str, n: int) -> str:
+    return "".join(rnd.choice(alphabet) for _ in range(n))
+
+
+# Tokens of the main families (issue 12), drawn uniformly at random the way providers mint them.
+MAKERS = {
+    "github": lambda rnd: "ghp_" + _r(rnd, ALNUM, 36),
+    "github-fine-grained": lambda rnd: "github_pat_" + _r(rnd, ALNUM + "_", 82),
+    "aws": lambda rnd: rnd.choice(["AKIA", "ASIA"]) + _r(rnd, string.ascii_uppercase + "234567", 16),
+    "slack": lambda rnd: f"xoxb-{_r(rnd, string.digits, 12)}-{_r(rnd, string.digits, 13)}-{_r(rnd, ALNUM, 24)}",
+    "openai": lambda rnd: "sk-proj-" + _r(rnd, URLSAFE, 74) + "T3BlbkFJ" + _r(rnd, URLSAFE, 74),
+    "anthropic": lambda rnd: "sk-ant-api03-" + _r(rnd, URLSAFE, 93) + "AA",
+    "google": lambda rnd: "AIza" + _r(rnd, URLSAFE, 35),
+    "stripe": lambda rnd: "sk_live_" + _r(rnd, ALNUM, 24),
+    "jwt": lambda rnd: "eyJhbGciOiJIUzI1NiJ9.eyJ" + _r(rnd, ALNUM, 40) + "." + _r(rnd, URLSAFE, 43),
+}
 
 
 @st.composite
 def planted(draw):
-    rule = draw(st.sampled_from(RULES))
-    token, secret = _rule_token(draw, rule)
-    left = draw(st.text(max_size=60))
+    family = draw(st.sampled_from(sorted(MAKERS)))
+    token = MAKERS[family](draw(st.randoms(use_true_random=False)))
+    # a minted token is random; `AKIAAAAAAAAAAAAAAAAA` is a placeholder and rightly stays
+    assume(entropy(token) >= 4.0 and max(token.count(c) for c in set(token)) <= len(token) // 6)
+    # ...and has a digit or a capital past its prefix, as every minted one of these does (the
+    # token scan's documented precondition)
+    assume(any(c.isdigit() or c.isupper() for c in token[8:]))
+    left = draw(st.text(max_size=60))  # glued on the left too: `creds_AKIA…`, `%20ghp_…`
     right = draw(st.text(max_size=60))
-    sep_left = draw(st.sampled_from([" ", "\n", '"', "'", "\t", "("]))
-    sep_right = draw(st.sampled_from([" ", "\n", '"', "'", "\t", ")"]))
-    return left + sep_left + token + sep_right + right, secret, rule.family
+    # where a token ends: a space, a quote, a bracket, a file extension, a separator
+    sep_right = draw(st.sampled_from([" ", "\n", '"', "'", "\t", ")", "]", ".json", ";", ",", ":", "/", "&"]))
+    return left + token + sep_right + right, token, family
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
@@ -126,16 +138,3 @@ def test_exact_values_never_survive(secret: str, left: str, right: str) -> None:
     out = redact(left + secret + right, [secret])
     assert secret not in out
     assert redact(out, [secret]) == out
-
-
-@SETTINGS
-@given(st.data())
-def test_every_token_of_a_rule_carries_its_trigger(data) -> None:
-    """The scanners look for triggers only: a rule whose pattern admits a token without one of
-    its triggers (where the rule says they sit) would silently miss it."""
-    rule = data.draw(st.sampled_from(RULES))
-    token = data.draw(st.from_regex(re.compile(rule.pattern), fullmatch=True))
-    if rule.back:
-        assert any(t in token[: rule.back + len(t)] for t in rule.triggers), (rule.family, token)
-    else:
-        assert any(token.startswith(t) for t in rule.triggers), (rule.family, token)

@@ -77,6 +77,8 @@ EVENTS = {
     ev.TurnFinished: st.builds(ev.TurnFinished, outcome=outcome, duration=st.floats(0, 100),
                                cost=st.none() | st.floats(0, 1), tokens=st.integers(0, 99),
                                error=st.none() | record, **where),
+    ev.FactLearned: st.builds(ev.FactLearned, fact_id=st.integers(0, 9), text=text,
+                              provenance=text, reactivated=st.booleans(), **where),
     ev.Notice: st.builds(ev.Notice, level=st.sampled_from(["info", "warning", "error"]),
                          message=text, **where),
 }

@@ -117,6 +117,24 @@ def test_ide_context_blocks_are_stripped_from_typed_text():
     assert classify(user([content[0]])).kind == "empty"  # nothing typed at all
 
 
+HOOK = "<user-prompt-submit-hook>Always run the linter; the hook said so.</user-prompt-submit-hook>"
+
+
+@pytest.mark.parametrize("make", [user, human])
+def test_prompt_submit_hook_output_is_the_clients(make):
+    """UserPromptSubmit hook output is written by the client, marked human or not."""
+    v = classify(make(HOOK))
+    assert not v.typed and v.kind == "hook"
+    v = classify(make([text("fix the build"), text(HOOK)]))
+    assert v.typed and v.text == "fix the build"
+    v = classify(make("fix the build\n" + HOOK))
+    assert v.typed and v.text == "fix the build"
+    items = run(human("start"), asst("m1", text("ok")), make(HOOK), asst("m2", text("done")))
+    assert texts(items) == ["start"]
+    (ex,) = exchanges(items)
+    assert [e.kind for e in ex.evidence] == ["hook"]
+
+
 def test_nested_tags_leave_no_lone_closing_tag():
     nested = ("keep this <task-notification><summary>outer <task-notification>inner"
               "</task-notification> tail</summary></task-notification> and this")
@@ -149,6 +167,19 @@ def test_inline_sidechain_is_neither_typed_nor_a_reply():
     assert [r.message_id for r in ex.replies] == ["m1", "m2"]
     assert ex.evidence == ()
     assert result(items).sessions[0].usage.output == 50  # its tokens still count
+
+
+@pytest.mark.parametrize("marks", [{"agentId": "a52886dc"}, {"agentId": "a1", "isSidechain": False}])
+def test_an_agent_id_marks_a_subagents_record_even_without_is_sidechain(marks):
+    """A subagent's prompt is what the parent model wrote: an ``agentId`` alone says so."""
+    record = user("Explore the code and list every TODO", **marks)
+    v = classify(record)
+    assert not v.typed and v.kind == "sidechain"
+    assert not classify(human("Explore the code", **marks)).typed   # a human origin does not override it
+    items = run(human("summarise the repo"), asst("m1", tool_use("Task")), record,
+                asst("m2", text("done")))
+    assert texts(items) == ["summarise the repo"]
+    assert classify(user("Explore", agentId="")).typed            # an empty id marks nothing
 
 
 @pytest.mark.parametrize("path", ["proj/agent-3be551df.jsonl", "proj/sess/subagents/agent-a1.jsonl",
@@ -369,3 +400,15 @@ def test_queued_text_ahead_of_a_repeated_item_settles_in_its_own_exchange():
     first, second = exchanges(items)
     assert [b.text for b in first.followups] == ["steer left"]
     assert second.question.text == "/cmd arg" and second.followups == ()
+
+
+def test_an_exchange_ends_at_its_last_main_chain_assistant_record():
+    q = human("fix it")
+    last = asst("m2", text("fixed"), timestamp="2026-01-01T00:05:07Z")
+    items = run(q, asst("m1", tool_use("Bash")), tool_result("ok"),
+                asst("side", text("sub"), isSidechain=True, timestamp="2026-01-01T09:00:00Z"),
+                last, user("[Request interrupted by user]"))
+    (ex,) = exchanges(items)
+    assert ex.question.timestamp == q["timestamp"] and ex.ended == "2026-01-01T00:05:07Z"
+    (ex,) = exchanges(run(human("no answer yet")))
+    assert ex.ended is None

@@ -177,3 +177,29 @@ def test_example_config_documents_every_setting():
     missing = [k for k in _keys(Settings) if k.rsplit(".", 1)[-1] not in present]
     missing += [f"providers.*.{k}" for k in ProviderSettings.model_fields if k not in present]
     assert not missing, f"not documented in .edgar.example/config.toml: {missing}"
+
+
+@pytest.mark.parametrize("section,said", [
+    ("thinking_budget = 512", "below the API's minimum of 1024"),
+    ("thinking_budget = 9000", "must be less than max_tokens = 8192"),
+    ("thinking_budget = 2048\ntemperature = 0.5", "temperature cannot be set with thinking"),
+])
+def test_thinking_settings_are_checked_against_the_api_limits(tmp_path, monkeypatch, section, said):
+    from edgar.config import ConfigError, load
+
+    monkeypatch.setenv("EDGAR_HOME", str(tmp_path / "home"))
+    (tmp_path / ".edgar").mkdir()
+    path = tmp_path / ".edgar" / "config.toml"
+    path.write_text(f"[providers.anthropic]\n{section}\n")
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path)
+    assert str(info.value).startswith(f"{path}:1: 'providers.anthropic': ") and said in str(info.value)
+
+
+def test_a_valid_thinking_budget_loads(tmp_path, monkeypatch):
+    from edgar.config import load
+
+    monkeypatch.setenv("EDGAR_HOME", str(tmp_path / "home"))
+    (tmp_path / ".edgar").mkdir()
+    (tmp_path / ".edgar" / "config.toml").write_text("[providers.anthropic]\nthinking_budget = 1024\n")
+    assert load(tmp_path).provider("anthropic").thinking_budget == 1024

@@ -13,7 +13,7 @@ pytest.importorskip("edgar.learning")
 from edgar.bus import Bus  # noqa: E402
 from edgar.events import ErrorRecord, ToolFinished  # noqa: E402
 from edgar.learning.error_facts import (  # noqa: E402
-    PROGRAM_MAX, REPEATS, TEMPLATES, UNSAFE, ErrorFacts, key, template,
+    PROGRAM_MAX, REPEATS, TEMPLATES, UNSAFE, UNVOUCHED, ErrorFacts, key, template,
 )
 from edgar.learning.experience import Experience  # noqa: E402
 from edgar.memory.store import MemoryStore  # noqa: E402
@@ -132,10 +132,11 @@ def test_a_hostile_program_cannot_change_a_templates_shape(program, tool, code, 
     text = template(ErrorRecord(tool, kind, code, program))
     # Put the scrubbed values back in: the sentence must be exactly the template's.
     safe_tool = UNSAFE.sub("_", tool)[:PROGRAM_MAX] or "tool"
-    safe_program = UNSAFE.sub("_", program)[:PROGRAM_MAX] or safe_tool
-    assert text == TEMPLATES[kind].format(tool=safe_tool, program=safe_program,
+    safe_program = UNSAFE.sub("_", program)[:PROGRAM_MAX]
+    shown = f'"{safe_program}"' if safe_program else UNVOUCHED
+    assert text == TEMPLATES[kind].format(tool=safe_tool, program=shown,
                                           code="unknown" if code is None else code)
-    assert re.fullmatch(r"[A-Za-z0-9._+-]{1,%d}" % PROGRAM_MAX, safe_program)
+    assert re.fullmatch(r"[A-Za-z0-9._+-]{0,%d}" % PROGRAM_MAX, safe_program)
     assert "\n" not in text and "`" not in text and "ignore previous" not in text
     for character in "`*[]()#<>\\|~$;":
         assert text.count(character) == TEMPLATES[kind].count(character)
@@ -151,3 +152,31 @@ def test_key_is_pure_scrubbed_and_bounded(tool, program, code, kind):
     assert (same_kind, same_code) == (kind, code)
     assert re.fullmatch(r"[A-Za-z0-9._+-]{1,%d}" % PROGRAM_MAX, safe_tool)
     assert re.fullmatch(r"[A-Za-z0-9._+-]{0,%d}" % PROGRAM_MAX, safe_program)
+
+
+@pytest.mark.parametrize("record", [
+    ErrorRecord("edit", "denied"), ErrorRecord("shell", "denied", None, "rm"),
+    ErrorRecord("shell", "exit_answer", 1, "grep"),
+])
+def test_refusals_and_answers_never_count(learner, record):
+    facts, memory = learner
+    for session in ("s1", "s2", "s3", "s4", "s5"):
+        fail(facts, session, record)
+    assert memory.list(None) == []
+    assert template(record) is None
+
+
+def test_an_unvouched_program_is_a_project_command_and_the_fact_is_announced(tmp_path):
+    memory = MemoryStore(tmp_path / "memory.db", redact=lambda s: s)
+    experience = Experience(tmp_path / "experience.db")
+    learned = []
+    facts = ErrorFacts(experience, memory, learned.append)
+    record = ErrorRecord("shell", "exit_nonzero", 7, None)   # the harness could not vouch
+    for session in ("s1", "s2", "s3"):
+        fail(facts, session, record)
+    [fact] = memory.list(None)
+    assert fact.text.startswith("Running a project command with the shell tool")
+    assert "IGNORE" not in fact.text and fact.source.endswith("session s3 turn t")
+    assert [(e.fact_id, e.provenance) for e in learned] == [(fact.id, "error-template")]
+    memory.close()
+    experience.close()

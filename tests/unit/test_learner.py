@@ -8,7 +8,7 @@ pytest.importorskip("edgar.learning")
 
 from edgar.bus import Bus  # noqa: E402
 from edgar.events import (  # noqa: E402
-    Attached, Notice, PromptTyped, TextDelta, ThinkingDelta, ToolProposed,
+    Attached, FactLearned, Notice, PromptTyped, TextDelta, ThinkingDelta, ToolProposed,
 )
 from edgar.learning.learner import DIRECTIVE, LONGEST, SHORTEST, Learner, extract  # noqa: E402
 from edgar.memory.store import MemoryStore  # noqa: E402
@@ -24,16 +24,32 @@ def memory(tmp_path):
     ("always run pytest -q before committing", "always run pytest -q before committing"),
     ("Never edit generated files in build/", "Never edit generated files in build/"),
     ("   REMEMBER THAT the API lives in api/v2", "REMEMBER THAT the API lives in api/v2"),
-    ("remember that\n  ports   are\tconfigured in .env.example",
+    ("remember that  ports   are\tconfigured in .env.example",
      "remember that ports are configured in .env.example"),
     ("always use\u200b tabs in Makefiles", "always use tabs in Makefiles"),
+    # the rule, not the line: the task after it stays out
+    ("Always run the tests with -q. Fix the typo in greet.py's greeting.",
+     "Always run the tests with -q."),
+    ("always use tabs\nnow fix the Makefile", "always use tabs"),
+    ("never mock the db in integration tests; use the container", "never mock the db in integration tests"),
+    ("always use e.g. ruff for linting", "always use e.g. ruff for linting"),
+    ("always run this first: ruff check . && pytest", "always run this first: ruff check . && pytest"),
+    # a courtesy or transition in front, a courtesy after
+    ("please always run the tests", "always run the tests"),
+    ("thanks! from now on, always use pnpm", "always use pnpm"),
+    ("ok now never push to main", "never push to main"),
+    ("Going forward: never edit the lockfile by hand, thanks!", "never edit the lockfile by hand"),
+    ("you should always run mypy", "always run mypy"),
+    # "don't ever" is a "never"
+    ("don't ever commit .env files", "never commit .env files"),
+    ("Do not ever force-push to main.", "Never force-push to main."),
 ])
 def test_directive_lines_become_one_plain_line(line, fact):
     assert extract(line) == fact
 
 
 @pytest.mark.parametrize("line", [
-    "please always run the tests",          # the directive must come first
+    "fix it, please always run the tests",  # a task before the directive is not a courtesy
     "alwaysrun the tests quickly please",   # a word, not a prefix
     "remember the API lives in api/v2",     # "remember" alone is not "remember that"
     "never",                                # too short
@@ -41,6 +57,20 @@ def test_directive_lines_become_one_plain_line(line, fact):
     "",
     "   ",
     "fix the failing test in tests/test_api.py",
+    # what only looks like a rule
+    "Never mind, just explain the code",
+    "never say never",
+    "Always? No. Why did the build fail?",
+    "always run the tests?",
+    "always getting this error when I run make: foo",
+    "always fails on CI",
+    "it always returns None",
+    "Never seen this error before, what does it mean?",
+    "never worked for me",
+    "remember that bug we fixed yesterday? it's back",
+    "always the same error",
+    "never-ending loop in the worker",
+    "always " + "x" * 30_000,               # a paste, not a typed rule
 ])
 def test_anything_else_is_none(line):
     assert extract(line) is None
@@ -56,11 +86,29 @@ def test_the_length_bounds_are_inclusive():
 
 
 def test_a_typed_line_becomes_an_active_user_prompt_fact(memory):
-    Learner(memory)(PromptTyped(text="always run ruff before pytest", session_id="s1",
-                                turn_id="t1"))
+    learned = []
+    Learner(memory, learned.append)(PromptTyped(text="always run ruff before pytest",
+                                                session_id="s1", turn_id="t1"))
     [fact] = memory.list("active")
     assert (fact.text, fact.provenance, fact.source) == (
         "always run ruff before pytest", "user-prompt", "session s1 turn t1")
+    assert learned == [FactLearned(fact_id=fact.id, text=fact.text, provenance="user-prompt",
+                                   session_id="s1", turn_id="t1")]
+
+
+@pytest.mark.parametrize("status", ["pending", "forgotten", "rejected"])
+def test_typing_a_rule_that_is_not_active_activates_it_and_says_so(memory, status):
+    old = memory.add("always run ruff before pytest", "imported", source="claude-code")
+    memory.set_status(old.id, status)
+    learned = []
+    Learner(memory, learned.append)(PromptTyped(text="Always run ruff before pytest",
+                                                session_id="s2", turn_id="t9"))
+    fact = memory.get(old.id)
+    assert (fact.status, fact.provenance, fact.source) == (
+        "active", "user-prompt", "session s2 turn t9")
+    assert [(e.fact_id, e.reactivated) for e in learned] == [(old.id, True)]
+    Learner(memory, learned.append)(PromptTyped(text="always run ruff before pytest"))
+    assert len(learned) == 1                    # already active: nothing new to say
 
 
 def test_queued_lines_are_typed_too(memory):

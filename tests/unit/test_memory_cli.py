@@ -45,10 +45,33 @@ def test_add_list_json_and_forget(project, capsys):
     assert json.loads(run(capsys, "list", "--all", "--json")[1])[0]["status"] == "forgotten"
 
 
+def test_edit_replaces_an_active_fact_and_keeps_the_old_text_forgotten(project, capsys):
+    run(capsys, "list")
+    with store(project) as s:
+        old = s.add("always run pytest -x", "user-prompt", source="session a turn b")
+    code, out, _ = run(capsys, "edit", str(old.id), "always run  pytest -q")
+    assert code == 0 and "always run pytest -q" in out
+    facts = {f["text"]: f for f in json.loads(run(capsys, "list", "--all", "--json")[1])}
+    assert (facts["always run pytest -q"]["provenance"], facts["always run pytest -q"]["status"]) \
+        == ("manual", "active")
+    assert facts["always run pytest -x"]["status"] == "forgotten"
+    assert facts["always run pytest -x"]["provenance"] == "user-prompt"
+    # only an active fact can be edited, and never into the text of another fact
+    code, _, err = run(capsys, "edit", str(old.id), "anything")
+    assert code == 1 and "forgotten, not active" in err
+    new_id = facts["always run pytest -q"]["id"]
+    with store(project) as s:
+        s.add("never push to main", "manual")
+    code, _, err = run(capsys, "edit", str(new_id), "Never push to main")
+    assert code == 1 and "already fact" in err
+    code, _, err = run(capsys, "edit", "999", "x y z")
+    assert code == 1 and "no fact with id 999" in err
+
+
 def test_add_redacts_secrets(project, capsys):
-    run(capsys, "add", "always deploy with ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+    run(capsys, "add", "always deploy with ghp_R8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA2uV")
     [fact] = json.loads(run(capsys, "list", "--json")[1])
-    assert "ghp_abcdefghij" not in fact["text"]
+    assert "ghp_R8fK2mQ9" not in fact["text"]
 
 
 def test_scripted_approve_binds_to_the_hash(project, capsys):

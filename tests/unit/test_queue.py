@@ -80,6 +80,10 @@ class FakeApp:
     memory: Any = None
     redact: Any = staticmethod(lambda s: s)
 
+    @property
+    def root(self) -> Path:  # @path attachments resolve against the project root
+        return self.session.root
+
 
 @pytest.fixture
 def make(tmp_path: Path):

@@ -38,29 +38,17 @@ import os
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from edgar.memory.redact_assign import (
-    _MARK_HEAD,
-    _NAME_KINDS,
-    _OPERATOR_BYTES,
-    _find_assignments,
-    _find_url_passwords,
-    _service_family,
-    looks_secret_name,
-)
-from edgar.memory.redact_tokens import (
-    _LOWER,
-    _PRIO_ENV,
-    Span,
-    _check,  # noqa: F401  (re-exported: the property tests check rule bodies with it)
-    _find_key_blocks,
-    _find_tokens,
-)
-from edgar.memory.secret_rules import RULES, SERVICE_ALIASES, SERVICES
+from edgar.redact import upstream
+from edgar.redact.assign import MARK_HEAD, OPERATOR_BYTES, find_assignments, find_url_passwords
+from edgar.redact.blocks import find_key_blocks
+from edgar.redact.commands import find_bare_tokens, find_command_credentials, find_url_tokens
+from edgar.redact.names import NAME_KINDS, SERVICE_ALIASES, SERVICES, looks_secret_name, service_family
+from edgar.redact.text import LOWER, PRIO_ENV, Span
 
 __all__ = ["FAMILIES", "MARK", "Redactor", "looks_secret_name", "redact", "secret_values"]
 
 MARK = "[REDACTED:{}]"
-assert MARK.startswith(_MARK_HEAD), "redact_assign must know how a marker starts"
+assert MARK.startswith(MARK_HEAD), "redact_assign must know how a marker starts"
 _ENV_FAMILY = "env-secret"
 _MIN_SECRET = 4  # shortest exact value redact() honours
 _MIN_ENV_VALUE = 8  # shortest environment value secret_values() keeps
@@ -68,10 +56,10 @@ _SETTLE_ROUNDS = 4
 
 # Every family a marker can name: the rules', the name-based ones, and those with a service.
 FAMILIES = frozenset(
-    {r.family for r in RULES}
-    | {"discord-token", "private-key", "url-password", "basic-auth", "bearer-token", _ENV_FAMILY}
-    | set(_NAME_KINDS)
-    | {_service_family(s, k) for s in (*SERVICES, *SERVICE_ALIASES.values()) for k in _NAME_KINDS}
+    {r.id for r in upstream.load().rules}
+    | {"private-key", "url-password", "url-token", "basic-auth", "bearer-token", "high-entropy-token", _ENV_FAMILY}
+    | set(NAME_KINDS)
+    | {service_family(s, k) for s in (*SERVICES, *SERVICE_ALIASES.values()) for k in NAME_KINDS}
 )
 
 
@@ -167,16 +155,20 @@ class Redactor:
         for v in self._secrets:
             i = text.find(v)
             while i >= 0:
-                spans.append((i, i + len(v), _ENV_FAMILY, _PRIO_ENV))
+                spans.append((i, i + len(v), _ENV_FAMILY, PRIO_ENV))
                 i = text.find(v, i + len(v))
         raw = text.encode("ascii", "replace")  # one '?' per non-ASCII character: same offsets
         if b"PRIVATE KEY" in raw or b"PuTTY-User-Key-File" in raw:
-            _find_key_blocks(text, spans)
-        _find_tokens(text, raw, spans)
-        if any(op in raw for op in _OPERATOR_BYTES):  # no operator, no assignment
-            _find_assignments(text, raw.translate(_LOWER), spans)
+            find_key_blocks(text, spans)
+        upstream.find(text, raw, spans)
+        low = raw.translate(LOWER)
+        if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment
+            find_assignments(text, low, spans)
         if b"://" in raw:
-            _find_url_passwords(text, raw, spans)
+            find_url_passwords(text, raw, spans)
+            find_url_tokens(text, raw, spans)
+        find_command_credentials(text, raw, low, spans)
+        find_bare_tokens(text, raw, low, spans)
         return spans
 
 

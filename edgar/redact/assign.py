@@ -1,10 +1,10 @@
 """Secrets found by where they sit: values assigned to secret-looking names, and the password
 of `scheme://user:password@host`. Names are judged here too: `looks_secret_name`, re-exported by
-`edgar.memory.redact`.
+`edgar.redact`.
 
 What this module guarantees:
 
-* **Names that hold a secret.** `_classify(name)` splits a name into words (`apiKey` → api, key)
+* **Names that hold a secret.** `classify(name)` splits a name into words (`apiKey` → api, key)
   and gives (strength, family) for names that hold a secret — `OPENAI_API_KEY`, `client_secret`,
   `AUTH` — and None for names that describe one: `KEYBOARD_LAYOUT`, `TOKEN_COUNT`, `max_tokens`,
   `PASSWORD_STORE_DIR`, `SSH_AUTH_SOCK`, `public_key`, `PWD`.
@@ -25,38 +25,15 @@ Finders append `Span`s to a list; merging them and writing markers is `redact.Re
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections import Counter
 
-from edgar.memory.redact_tokens import (
-    _DIGITS,
-    _LOWER_CHARS,
-    _PRIO_NAME,
-    _PRIO_URL,
-    _UPPER,
-    _WORD,
-    Span,
-    _entropy,
-    _lazy,
-)
-from edgar.memory.secret_rules import (
-    COMPOUND_SUFFIXES,
-    KEY_MODIFIERS,
-    NOT_COMPOUNDS,
-    NOT_SECRET_AFTER,
-    NOT_SECRET_BEFORE,
-    NOT_SECRET_FIRST,
-    NOT_SECRET_NAMES,
-    PASSWORD_WORDS,
-    SECRET_WORDS,
-    SERVICE_ALIASES,
-    SERVICES,
-    TOKEN_WORDS,
-)
+from edgar.redact.names import classify
+from edgar.redact.text import DIGITS, LOWER_CHARS, PRIO_NAME, PRIO_URL, UPPER, WORD, Span, entropy, lazy
 
-_MARK_HEAD = "[REDACTED:"  # how every marker (`redact.MARK`) starts
+MARK_HEAD = "[REDACTED:"  # how every marker (`redact.MARK`) starts
 _SYMBOLS = frozenset("+=!@#$%^&*")
 _SPACE = frozenset(" \t\n\r\f\v")
-_NAME_CHARS = _WORD | {".", "-"}
+_NAME_CHARS = WORD | {".", "-"}
 
 # --- assignments --------------------------------------------------------------------------------
 # What may follow a secret-looking name: its closing quote or bracket, then an operator (`=`,
@@ -72,18 +49,21 @@ _ASSIGN_SRC = r"""\\{0,2}(?P<q>["'`])?\]?(?:
   | (?P<comma>[ \t]*,(?=[ \t]*["']))
   | (?P<xml>>)
   )[ \t]*"""
-_OPERATOR_BYTES = (b"=", b":", b">", b"--", b'",', b"',")
+OPERATOR_BYTES = (b"=", b":", b">", b"--", b'",', b"',")
 _KEYWORD_RX = tuple(
-    _lazy(rb"(?P<n>" + word + rb"[a-z0-9_.\-]{0,64})" + _ASSIGN_SRC.encode(), re.X)
-    for word in (rb"key(?!s\b)", rb"secret", rb"token(?!s\b)", rb"p(?:ass|wd)", rb"auth", rb"cred")
+    lazy(rb"(?P<n>" + word + rb"[a-z0-9_.\-]{0,64})" + _ASSIGN_SRC.encode(), re.X)
+    for word in (rb"key(?!s\b)", rb"secret", rb"token(?!s\b)", rb"p(?:ass|wd)", rb"auth", rb"cred", rb"p(?:at|w)(?![a-z])")
 )
-_FLAG_RX = _lazy(
+_FLAG_RX = lazy(
     rb"--(?P<n>[a-z0-9-]{0,40}(?:pass|pwd|secret|token|key|auth|cred)[a-z0-9-]{0,40})(?=[ \t=])"
 )
-_ASSIGN = _lazy(_ASSIGN_SRC, re.X)
-_FLAG_SEP = _lazy(r"=|[ \t]+")
+_ASSIGN = lazy(_ASSIGN_SRC, re.X)
+# An env dump's line: upper-case NAME at the start of a line (or after `export `), then '='.
+_ENV_LINE = lazy(r"[A-Z][A-Z0-9_]*(?==)")
+_ENV_START = lazy(r"(?:\A|\n|\\n|^export |\nexport )\Z")
+_FLAG_SEP = lazy(r"=|[ \t]+")
 _SCHEMES = "bearer|basic|token|bot|digest|negotiate|ntlm|apikey|api-key|ssws|oauth|jwt"
-_VALUE = _lazy(
+_VALUE = lazy(
     rf"""(?P<scheme>(?i:{_SCHEMES})[ \t]+(?=\S))?
     (?:[rRbBuUfF]{{1,2}}(?=["']))?
     (?:\\"(?P<v1>[^"\n]{{0,512}}?)\\"
@@ -93,106 +73,27 @@ _VALUE = _lazy(
       |(?P<v5>[^\s'"`,;&|()\[\]{{}}<>\\]{{1,512}}))""",
     re.X,
 )
-_SCHEME_IN_QUOTES = _lazy(rf"(?i:{_SCHEMES})[ \t]+(?=\S)")
-_XML_VALUE = _lazy(r"[ \t\r\n]*(?P<v>[^<\s][^<\n]{0,500}?)[ \t\r\n]*</")
-_BLOCK_SCALAR = _lazy(r"[|>][-+]?[ \t]*\r?\n[ \t]+")
-_KV_NAME = _lazy(r"""(?i:name)["']?[ \t]*[:=][ \t]*["']?\Z""")  # the key of name/value pairs
-_PROSE_NEXT = _lazy(r" [A-Za-z]")
-_CAMEL = _lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_SCHEME_IN_QUOTES = lazy(rf"(?i:{_SCHEMES})[ \t]+(?=\S)")
+_XML_VALUE = lazy(r"[ \t\r\n]*(?P<v>[^<\s][^<\n]{0,500}?)[ \t\r\n]*</")
+_BLOCK_SCALAR = lazy(r"[|>][-+]?[ \t]*\r?\n[ \t]+")
+_KV_NAME = lazy(r"""(?i:name)["']?[ \t]*[:=][ \t]*["']?\Z""")  # the key of name/value pairs
+_PROSE_NEXT = lazy(r" [A-Za-z]")
 # Values that stand for a secret without being one: references, templates, masks.
-_STAND_IN = _lazy(
+_STAND_IN = lazy(
     r"""\$\{?[A-Z_][A-Z0-9_]*\}?|\$\(.*|\$\{.*|\{\{.*|<.*>|%[A-Za-z_][A-Za-z0-9_]*%|%s|%\(\w+\)s
     |\{[A-Za-z_][A-Za-z0-9_.]*\}|[*xX•.#?_-]+|@Microsoft\..*|ref\+.*|!Ref.*|!Sub.*
     |(?:os\.environ|os\.getenv|process\.env|ENV\[|getenv\(|env\(|secrets\.|vault:|ssm:).*""",
     re.X,
 )
-_CODE_REF = _lazy(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|->|::)[A-Za-z_$][A-Za-z0-9_$]*)*")
+_FILL_IN = lazy(r"(?i)\byour\b|your[_-]|[_-]here\b|replace[_-]?me|change[_-]?me|placeholder")
+_CODE_REF = lazy(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|->|::)[A-Za-z_$][A-Za-z0-9_$]*)*")
 _CODE_WORDS = frozenset(
     "none null nil true false undefined yes no on off self this cls required optional str string"
     " bytes int bool boolean float number object any dict list secretstr char void password text"
     " hidden inherit".split()
 ) | frozenset(_SCHEMES.split("|"))
 _SECRETISH = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
-_HEX_OR_UUID = _lazy(r"[0-9a-fA-F]+|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
-
-
-# --- names ------------------------------------------------------------------------------------------
-
-
-def _word_kind(part: str) -> str | None:
-    if part in PASSWORD_WORDS:
-        return "password"
-    if part in SECRET_WORDS:
-        return "secret"
-    if part == "key" or (part in TOKEN_WORDS and part.endswith("key")):
-        return "key"
-    if part in TOKEN_WORDS:
-        return "credential" if part.startswith("cred") else "token"
-    if len(part) > 6 and part not in NOT_COMPOUNDS:
-        for suffix in COMPOUND_SUFFIXES:
-            if part.endswith(suffix):
-                return suffix if suffix in ("secret", "token") else "password"
-    return None
-
-
-@lru_cache(maxsize=4096)
-def _classify(name: str) -> tuple[str, str] | None:
-    """(strength, family) when `name` holds a secret, else None.
-
-    strength: "always" (password, secret: any literal value is redacted), "strong" (token, API
-    key: a token-like value is) or "weak" (a bare `key`: only a long random value that is not a
-    digest is).
-    """
-    bare = name.strip("-_.$@ ")
-    if not bare or bare.lower() in NOT_SECRET_NAMES:
-        return None
-    parts = [p.lower() for p in _CAMEL.findall(bare)]
-    for i in range(len(parts) - 1, -1, -1):
-        kind = _word_kind(parts[i])
-        if kind:
-            break
-    else:
-        return None
-    before, after = parts[:i], parts[i + 1 :]
-    if any(p in NOT_SECRET_AFTER for p in after):
-        return None
-    if before and (before[-1] in NOT_SECRET_BEFORE or before[0] in NOT_SECRET_FIRST):
-        return None
-    lowered = bare.lower()
-    service = next((s for s in SERVICES if s in parts or (len(s) > 4 and s in lowered)), None)
-    service = service or next((SERVICE_ALIASES[p] for p in before if p in SERVICE_ALIASES), None)
-    if kind == "key":
-        modifier = before[-1] if before and before[-1] in KEY_MODIFIERS else None
-        strong = parts[i] != "key" or modifier is not None or service is not None
-        strength = "strong" if strong else "weak"
-        if "secret" in before or parts[i] == "secretkey":
-            family = "secret-key"
-        elif modifier in ("access", "private", "encryption", "signing", "master", "license"):
-            family = f"{modifier}-key"
-        else:
-            family = "api-key"
-    elif kind in ("password", "secret"):
-        strength, family = "always", kind
-    else:
-        strength, family = "strong", kind
-    return strength, _service_family(service, family) if service else family
-
-
-def _service_family(service: str, family: str) -> str:
-    return f"{service.replace('_', '')}-{family.removeprefix('api-')}"
-
-
-_NAME_KINDS = (
-    "password", "secret", "token", "credential", "api-key", "secret-key", "access-key", "private-key",
-    "encryption-key", "signing-key", "master-key", "license-key",
-)
-
-
-def looks_secret_name(name: str) -> bool:
-    """True for names whose values are secrets — OPENAI_API_KEY, DB_PASSWORD, GITHUB_TOKEN,
-    client_secret, AUTH, KEY; false for KEYBOARD_LAYOUT, TOKEN_COUNT, PASSWORD_STORE_DIR,
-    SSH_AUTH_SOCK, public_key, PWD (case does not matter)."""
-    return _classify(name) is not None
+_HEX_OR_UUID = lazy(r"[0-9a-fA-F]+|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 
 
 # --- values -----------------------------------------------------------------------------------------
@@ -202,9 +103,9 @@ def _looks_like_token(v: str, min_len: int) -> bool:
     chars = set(v)
     if len(v) < min_len or len(chars) < 4 or not chars.isdisjoint(_SPACE):
         return False
-    digit = not chars.isdisjoint(_DIGITS)
-    up = not chars.isdisjoint(_UPPER)
-    lo = not chars.isdisjoint(_LOWER_CHARS)
+    digit = not chars.isdisjoint(DIGITS)
+    up = not chars.isdisjoint(UPPER)
+    lo = not chars.isdisjoint(LOWER_CHARS)
     symbol = not chars.isdisjoint(_SYMBOLS)
     return (digit and (up or lo)) or (up and lo) or (symbol and (up or lo))
 
@@ -217,11 +118,19 @@ def _weak_ok(v: str) -> bool:
         return False
     if "." in v and _CODE_REF.fullmatch(v):  # module.attr, host.name
         return False
-    return _looks_like_token(v, 16) and not _DIGITS.isdisjoint(v) and _entropy(v) >= 3.2
+    return _looks_like_token(v, 16) and not DIGITS.isdisjoint(v) and entropy(v) >= 3.2
 
 
 def _stand_in(v: str) -> bool:
-    return not v or v.startswith(_MARK_HEAD) or v.lower() in _CODE_WORDS or _STAND_IN.fullmatch(v) is not None
+    return (not v or v.startswith(MARK_HEAD) or v.lower() in _CODE_WORDS or _STAND_IN.fullmatch(v) is not None
+            or _placeholder(v))
+
+
+def _placeholder(v: str) -> bool:
+    """`pnu_XXXXXXXX…`, `0000…TUVWXYZ`, `sha256~XXX_PUT_YOUR_TOKEN_HERE_XXX`: a value to fill in."""
+    if len(v) >= 8 and Counter(v.lower()).most_common(1)[0][1] * 2 >= len(v):
+        return True
+    return _FILL_IN.search(v) is not None
 
 
 def _sentence(v: str) -> bool:
@@ -243,7 +152,8 @@ def _code_ref(v: str, nxt: str) -> bool:
         or "->" in v
         or "::" in v
         or low in _CODE_WORDS
-        or any(w in low for w in _SECRETISH)
+        # `password=db_password` names another variable; `MySecret2024` has digits, no code does
+        or (any(w in low for w in _SECRETISH) and DIGITS.isdisjoint(v))
     )
 
 
@@ -274,7 +184,7 @@ def _value_span(strength: str, text: str, m: re.Match[str]) -> tuple[int, int, s
         else:  # "Secret: the recipe is…" is prose, "secret: hunter2" is not
             prose = v.isalpha() and v.islower() and _PROSE_NEXT.match(text, end) is not None
             ok = len(v) >= 3 and not prose and not _code_ref(v, nxt)
-    elif not quoted and _code_ref(v, nxt) and _DIGITS.isdisjoint(v):
+    elif not quoted and _code_ref(v, nxt) and DIGITS.isdisjoint(v):
         ok = False
     elif strength == "strong":
         ok = _looks_like_token(v, 8)
@@ -286,7 +196,7 @@ def _value_span(strength: str, text: str, m: re.Match[str]) -> tuple[int, int, s
 # --- finding ------------------------------------------------------------------------------------------
 
 
-def _find_assignments(text: str, low: bytes, spans: list[Span]) -> None:
+def find_assignments(text: str, low: bytes, spans: list[Span]) -> None:
     seen: set[int] = set()  # names already judged: `secret_key` holds two secret words
     for rx in _KEYWORD_RX:
         for m in rx.finditer(low):
@@ -303,13 +213,16 @@ def _judge_name(text: str, p: int, ne: int, seen: set[int], spans: list[Span]) -
     if ns and text[ns - 1] == "\\" and text[ns] in "nrt":  # "\napi_key=…" in a JSON string
         ns += 1
     name = text[ns:ne]
-    cls = _classify(name)
+    cls = classify(name)
     if cls is None or ns in seen:
         return
     seen.add(ns)
-    if text.startswith(_MARK_HEAD, ns - len(_MARK_HEAD)):
+    if text.startswith(MARK_HEAD, ns - len(MARK_HEAD)):
         return  # a family inside a marker, not a name
     strength, family = cls
+    env = _ENV_LINE.match(text, ns)
+    if env and env.end() == ne and _ENV_START.search(text, max(0, ns - 7), ns):
+        strength = "always"  # an env dump's NAME=value line: the whole value is the secret
     a = _ASSIGN.match(text, ne)
     if a is None:
         if not name.startswith("-"):
@@ -318,7 +231,7 @@ def _judge_name(text: str, p: int, ne: int, seen: set[int], spans: list[Span]) -
     elif a.group("xml"):  # <password>…</password>
         x = _XML_VALUE.match(text, a.end()) if ns and text[ns - 1] == "<" else None
         if x and not _stand_in(x.group("v")):
-            spans.append((x.start("v"), x.end("v"), family, _PRIO_NAME))
+            spans.append((x.start("v"), x.end("v"), family, PRIO_NAME))
         return
     elif a.group("kv") and not _KV_NAME.search(text, max(0, ns - 12), ns):
         return  # "value" after a name that is not the key of a name/value pair
@@ -338,17 +251,17 @@ def _judge_name(text: str, p: int, ne: int, seen: set[int], spans: list[Span]) -
         return
     start, end, scheme = span
     family = {"basic": "basic-auth", "bearer": "bearer-token"}.get(scheme, family)
-    spans.append((start, end, family, _PRIO_NAME))
+    spans.append((start, end, family, PRIO_NAME))
 
 
 # --- URL passwords ------------------------------------------------------------------------------
-_URL_CREDS = _lazy(r"://[^\s:/?#@'\"<>\[\]{}\\]{0,256}:(?P<pw>[^\s/?#'\"<>\\]{1,256})@(?=[A-Za-z0-9\[])")
+_URL_CREDS = lazy(r"://[^\s:/?#@'\"<>\[\]{}\\]{0,256}:(?P<pw>[^\s/?#'\"<>\\]{1,256})@(?=[A-Za-z0-9\[])")
 
 
-def _find_url_passwords(text: str, raw: bytes, spans: list[Span]) -> None:
+def find_url_passwords(text: str, raw: bytes, spans: list[Span]) -> None:
     i = raw.find(b"://")
     while i >= 0:
         m = _URL_CREDS.match(text, i)
         if m and not _stand_in(m.group("pw")):
-            spans.append((m.start("pw"), m.end("pw"), "url-password", _PRIO_URL))
+            spans.append((m.start("pw"), m.end("pw"), "url-password", PRIO_URL))
         i = raw.find(b"://", i + 3)

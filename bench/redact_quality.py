@@ -1,0 +1,75 @@
+"""Redaction quality on the labelled set (issue 12): recall — positives whose secret is gone
+from `redact(text)` — and false-positive rate — clean texts `redact` changed — overall, per
+family and per source. `tests/data/redact_labelled.jsonl` is built by
+`scripts/build_redact_testset.py`; `tests/unit/test_redact_quality.py` holds the goals.
+
+Run: python bench/redact_quality.py [--misses N]. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from edgar.redact import redact  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "redact_labelled.jsonl"
+MAIN = ("aws", "github", "slack", "openai", "anthropic", "google", "stripe", "private-key", "jwt")
+
+
+def load(path: Path = DATA) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def score(rows: list[dict]) -> dict:
+    """{"recall": {group: (found, total)}, "fp": {group: (changed, total)}, "misses": [...], "fps": [...]}"""
+    recall: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    fp: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    misses, fps = [], []
+    for row in rows:
+        out = redact(row["text"])
+        source = row["source"].split("@")[0]
+        if row["secret"] is not None:
+            found = row["secret"] not in out
+            groups = ["all", f"family:{row['family']}", f"source:{source}"]
+            groups += ["main"] if row["family"] in MAIN else []
+            for g in groups:
+                recall[g][0] += found
+                recall[g][1] += 1
+            if not found:
+                misses.append(row)
+        else:
+            changed = out != row["text"]
+            for g in ("all", f"source:{source}"):
+                fp[g][0] += changed
+                fp[g][1] += 1
+            if changed:
+                fps.append((row, out))
+    return {"recall": dict(recall), "fp": dict(fp), "misses": misses, "fps": fps}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", type=int, default=0, help="print this many misses and false positives")
+    args = parser.parse_args()
+    s = score(load())
+    print("recall (secret removed):")
+    for g, (found, total) in sorted(s["recall"].items()):
+        print(f"  {g:28} {found / total:7.2%}  ({found}/{total})")
+    print("false positives (clean text changed):")
+    for g, (changed, total) in sorted(s["fp"].items()):
+        print(f"  {g:28} {changed / total:7.2%}  ({changed}/{total})")
+    for row in s["misses"][: args.misses]:
+        print("MISS", row.get("rule") or row["family"], repr(row["text"][:160]))
+    for row, out in s["fps"][: args.misses]:
+        print("FP  ", row["source"], repr(row["text"][:120]), "->", repr(out[:120]))
+
+
+if __name__ == "__main__":
+    main()

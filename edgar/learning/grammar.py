@@ -1,0 +1,101 @@
+"""The small grammar ``extract()`` reads a typed line with (docs/learning.md, ADR-0021).
+
+Guarantees: only data and pure regular expressions; no I/O, no state. Each word list is a
+closed class of English (courtesies, modal lead-ins, adverbs, determiners, irregular past
+forms), never lines copied from a test set: a rule is recognised by its shape.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words a person puts in front of a rule without changing it: courtesy, acknowledgement,
+# transition and time ("from now on"). Matched whole, any case, in any sequence, each followed
+# by a space or a short punctuation mark ("thanks!", "ok now,", "also:").
+_LEAD_WORDS = (
+    r"please|pls|plz|kindly|ok|okay|k|alright|all\s+right|right|great|cool|nice|perfect|good|"
+    r"awesome|excellent|thanks|thank\s+you|thx|ty|cheers|yes|yeah|yep|yup|sure|fine|got\s+it|"
+    r"understood|hey|hi|hello|so|and|also|oh|well|btw|by\s+the\s+way|fyi|note|important|"
+    r"one\s+more\s+thing|just|plus|now|then|again|"
+    r"from\s+now\s+on|going\s+forward|moving\s+forward|in\s+the\s+future|henceforth|"
+    r"for\s+future\s+reference|in\s+general|as\s+a\s+rule|generally|"
+    r"(?:for|in)\s+(?:this|the)\s+(?:project|repo|repository|codebase|code\s*base)|here|"
+    r"for\s+the\s+rest\s+of\s+(?:this|the)\s+session|"
+    # a modal lead-in addressed to the agent: "you should always", "make sure to never"
+    r"you\s+(?:should|must|need\s+to|have\s+to|will|shall)|"
+    r"i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|’d\s+like)\s+you\s+to|"
+    r"make\s+sure\s+(?:to|that\s+you|you)|be\s+sure\s+to|remember\s+to|"
+    r"(?:the\s+)?rule(?:\s+is)?|reminder"
+)
+LEAD = re.compile(rf"(?:(?:{_LEAD_WORDS})(?:\s*[,:!.;\-–—]+\s*|\s+))*", re.IGNORECASE)
+
+# "don't ever", "do not ever", "dont ever": a "never" (the fact says "never").
+DONT_EVER = re.compile(r"(?:don'?t|don’t|do\s+not)\s+ever\b", re.IGNORECASE)
+
+# Things that start with a directive word but state no rule.
+IDIOM = re.compile(
+    r"(?:never\s+(?:mind|fear|again|say\s+never|ever\s+again|gonna|too\s+late|better)"
+    r"|always\s+(?:a\s+pleasure|happy\s+to|good\s+to|nice\s+to|fun)"
+    r"|remember\s+that\s+(?:one|time|thing|day|guy|night|other)\b)",
+    re.IGNORECASE)
+
+# Adverbs between the directive and its verb: skipped when deciding what follows.
+ADVERBS = frozenset("""
+just also please ever first explicitly carefully only properly directly manually really
+actually even still immediately strictly consistently
+""".split())
+
+# What follows "always"/"never" in a description of behaviour rather than a rule: a
+# determiner or pronoun ("always the same error"), a state ("always empty"), a conjunction
+# ("always when I run make"), a form of be/have/do that is not the base form, a modal.
+DESCRIBING = frozenset("""
+the a an this that these those it its it's my your our their his her him them me us
+someone something anything nothing everything anyone everyone nobody somebody there here
+so too very quite that's what how why who where which whenever when if because since
+is are was were been being am has had having does did done doing goes went gone gets got
+gotten can could would should will shall may might must need needs
+true false null none empty zero undefined nil broken slow fast same different wrong right
+fine ok okay good bad late early on off up down failing flaky red green random
+before enough again ago worse better more less much many
+seen heard knew known thought found saw came come taken took gave given understood felt
+kept left ran wrote written broke made said told meant began begun
+""".split())
+
+# Base forms that look like a past tense (-ed), a gerund (-ing) or a third person (-s).
+BASE_ED = frozenset("embed shed bed wed shred sled seed feed need heed weed bleed breed "
+                    "proceed exceed succeed speed".split())
+BASE_ING = frozenset("bring ping sing ring string swing spring cling fling sting ding wring "
+                     "king".split())
+BASE_S = frozenset("pass press access discuss process focus bypass dismiss address express "
+                   "compress toss miss cross alias bias canvas gas".split())
+
+# A '.' that ends one of these is no sentence end ("e.g. ruff").
+ABBREVIATIONS = frozenset("e.g eg i.e ie etc vs cf approx incl esp resp al mr mrs ms dr no "
+                          "nr fig ca min max".split())
+
+# Courtesy said after the rule, in the same sentence: ", thanks", " please", " pls".
+TRAILING_COURTESY = re.compile(
+    r"(?:\s*[,;:\-–—]?\s+(?:please|pls|plz|thanks|thank\s+you|thx|ty|cheers)"
+    r"[\s.!,]*)$", re.IGNORECASE)
+
+# "remember that <noun> we/you/from/yesterday …": a reference to an event, not a rule.
+REMEMBER_REFERENCE = re.compile(
+    r"remember\s+that\s+\S+\s+(?:we|you|i|they|from|yesterday|last|earlier|when|which|"
+    r"the\s+other|this\s+morning|before)\b", re.IGNORECASE)
+
+WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def describes(word: str) -> bool:
+    """True when ``word`` after "always"/"never" makes a description, not an imperative."""
+    w = word.lower().rstrip("'’")
+    if w in DESCRIBING:
+        return True
+    if w.endswith("ing") and len(w) > 4 and w not in BASE_ING:
+        return True
+    if w.endswith("ed") and not w.endswith("eed") and len(w) > 3 and w not in BASE_ED:
+        return True
+    if (w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3
+            and w not in BASE_S):
+        return True
+    return w.endswith(("n't", "n’t"))
