@@ -14,19 +14,12 @@ import errno
 import time
 from typing import Callable
 
+from pydantic import ValidationError
+
 from edgar.conversation import ToolResultBlock
 from edgar.events import ErrorRecord, Event, ToolFinished, ToolProposed
 from edgar.providers.base import ToolCall
-from edgar.schema import SchemaError, validate
-from edgar.tools.base import Tool, ToolContext, ToolFailure
-
-
-def _validation_text(exc: SchemaError) -> str:
-    parts = []
-    for loc, msg, _ in exc.errors:
-        where = ".".join(str(p) for p in loc) or "(arguments)"
-        parts.append(f"{where}: {msg}")
-    return "invalid arguments: " + "; ".join(parts)
+from edgar.tools.base import Tool, ToolContext, ToolFailure, validation_text
 
 
 def _os_kind(exc: OSError) -> str:
@@ -52,9 +45,9 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
         if call.input is None:
             raise ToolFailure("validation", "the tool arguments were not valid JSON")
         try:
-            parsed = validate(tool.Args, call.input)
-        except SchemaError as exc:
-            raise ToolFailure("validation", _validation_text(exc)) from None
+            parsed = tool.Args.model_validate(call.input)
+        except ValidationError as exc:
+            raise ToolFailure("validation", validation_text(exc)) from None
         if ctx.permission is not None:
             refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(call.input))
             if refusal:
