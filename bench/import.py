@@ -1,26 +1,28 @@
-"""``edgar import claude-code --dry-run`` over a ~100 MB projects tree (and with ``--gb``, 1 GB).
+"""``edgar import claude-code``: a dry run against a bare ``json.loads`` loop, and a re-import.
 
-Goals (issue, part 5): ≥ 10× claude-code-log's throughput, ≥ 0.5× a bare ``json.loads``
-per line loop, peak RSS the same at 100 MB and 1 GB.
+Goals (issue 17): a dry run at least as fast as a bare ``json.loads``-per-line loop over the
+same files (edgar ÷ bare ≤ 1.0×, wall time, median of 5, in one run); peak RSS flat (≤ 60 MB
+at 1 GB); the re-import of an unchanged 10 000-file tree in ≤ 0.3 s.
 
-The tree is built under a temporary directory from copies of the Claude Code corpus
-(``tests/data/claude-code``): ``projects/-bench-pNNN/`` folders of about 10 MB each, every
-file in the layout Claude Code uses (``<session>.jsonl``, ``<session>/subagents/agent-*.jsonl``,
-old-layout ``agent-*.jsonl``). Each copy gets its own uuids, message and request ids, so no
-tool can de-duplicate one copy against another. Three commands then read the same tree, each
-in its own process (start-up included; wall time and that process's peak RSS via ``wait4``):
+Trees are built in a temporary directory (removed at the end) from copies of the Claude
+Code corpus (``tests/data/claude-code``, byte for byte the project's shared corpus;
+``--corpus`` reads another): ``projects/-bench-pNNN/`` folders of about 10 MB, every file in
+the layout Claude Code uses (``<session>.jsonl``, ``<session>/subagents/agent-*.jsonl``,
+old-layout ``agent-*.jsonl``), each copy with its own uuids, message and request ids. The
+10 000-file tree is copies of the corpus files cut to their first 20 lines, 100 to a folder.
 
-- ``python -m edgar import claude-code --dry-run TREE`` in a throw-away project;
-- a bare loop: ``json.loads`` of every line of every ``.jsonl`` file, nothing else;
-- claude-code-log, installed with pip into a scratch venv (``--ccl-python`` reuses one): its
-  ``converter.load_directory_transcripts`` per project folder, which parses and validates
-  every entry, builds the session DAG and de-duplicates, but renders nothing (no cache);
-  with ``--ccl-cli`` also its command ``claude-code-log --all-projects --no-cache --format
-  json``, which renders as well (first tree only; it writes its output into the tree).
+Each command runs as its own process, start-up included (wall time, and that process's peak
+RSS via ``wait4``); the five rounds alternate the commands so that load from other jobs on
+the machine falls on all of them alike:
 
-MB/s is always the tree's ``.jsonl`` bytes over the wall time, so all three are measured
-against the same input (claude-code-log reads ``agent-*`` files only through the sessions that
-reference them). Run: python bench/import.py [--mb 100] [--gb] [--ccl-python PY] [--ccl-cli]
+- ``python -m edgar import claude-code --dry-run --json TREE`` in a throw-away project, with
+  the decoder it picks (msgspec when installed, ADR 0052) and with ``EDGAR_CC_DECODER=stdlib``
+  (the pure-Python path);
+- the bare loop: ``json.loads`` of every line of every ``.jsonl`` file, nothing else.
+
+The re-import is a real ``edgar import claude-code TREE`` of the 10 000-file tree after one
+import of it (not timed), five times. The load average is printed before and after.
+Run: python bench/import.py [--mb 100] [--gb] [--files 10000] [--rounds 5] [--corpus DIR]
 [--keep DIR]. Prints figures; asserts nothing.
 """
 
@@ -30,6 +32,7 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,19 +58,6 @@ for top, dirs, files in os.walk(sys.argv[1]):
                         pass
 """
 
-CCL = """
-import contextlib, io, os, sys
-from pathlib import Path
-from claude_code_log.converter import load_directory_transcripts
-n = 0
-for project in sorted(Path(sys.argv[1]).iterdir()):
-    with contextlib.redirect_stdout(io.StringIO()):   # it reports bad lines on stdout
-        messages, tree = load_directory_transcripts(project, cache_manager=None, silent=True)
-    n += len(messages)
-    del messages, tree
-print(n, "entries")
-"""
-
 
 def _renamed(ident: bytes, copy: int) -> bytes:
     if ident.startswith((b"msg_", b"req_")):
@@ -82,30 +72,64 @@ def _layout(name: str) -> str:
     return rest.replace("__", "/")
 
 
-def build(tree: Path, target: int) -> int:
+def _sources(corpus: Path, head: int | None = None) -> list[tuple[str, list[bytes]]]:
+    out = []
+    for p in sorted(corpus.iterdir()):
+        if p.name == "SOURCES.md" or not p.is_file():
+            continue
+        data = p.read_bytes()
+        if head is not None:
+            data = b"".join(data.splitlines(keepends=True)[:head])
+        out.append((_layout(p.name), IDS.split(data)))
+    return out
+
+
+def _copy(folder: Path, rel: str, parts: list[bytes], copy: int) -> tuple[Path, int]:
+    data = b"".join(_renamed(p, copy) if i % 2 else p for i, p in enumerate(parts))
+    new = IDS.sub(lambda m: _renamed(m[0], copy), rel.encode()).decode()
+    if new == rel:   # no id in the name: number the copy
+        stem, dot, ext = rel.partition(".")
+        new = f"{stem}-{copy}{dot}{ext}"
+    path = folder / new
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path, len(data)
+
+
+def build(tree: Path, target: int, corpus: Path) -> int:
     """Copy the corpus into ``tree/projects`` until it holds ``target`` bytes; returns bytes."""
-    sources = [(p, _layout(p.name), IDS.split(p.read_bytes()))
-               for p in sorted(CORPUS.iterdir()) if p.name != "SOURCES.md"]
+    sources = _sources(corpus)
     projects, total, copy = tree / "projects", 0, 0
     while total < target:
         folder = projects / f"-bench-p{total // PROJECT_BYTES:03d}"
-        for _src, rel, parts in sources:
-            data = b"".join(_renamed(p, copy) if i % 2 else p for i, p in enumerate(parts))
-            new = IDS.sub(lambda m: _renamed(m[0], copy), rel.encode()).decode()
-            if new == rel:   # no id in the name: number the copy
-                stem, dot, ext = rel.partition(".")
-                new = f"{stem}-{copy}{dot}{ext}"
-            path = folder / new
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-            total += len(data) if new.endswith(".jsonl") else 0
+        for rel, parts in sources:
+            path, size = _copy(folder, rel, parts, copy)
+            total += size if path.name.endswith(".jsonl") else 0
         copy += 1
     return total
 
 
-def measure(cmd: list[str], cwd: Path | None = None,
-            env: dict | None = None) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS in MB of that process, stdout) of one command."""
+def build_files(tree: Path, count: int, corpus: Path) -> int:
+    """``count`` transcripts (the corpus files' first 20 lines), 100 to a project folder."""
+    sources = [(rel, parts) for rel, parts in _sources(corpus, head=20) if rel.endswith(".jsonl")]
+    projects, made, copy = tree / "projects", 0, 0
+    while made < count:
+        for rel, parts in sources:
+            if made == count:
+                break
+            _copy(projects / f"-bench-f{made // 100:04d}", rel, parts, copy)
+            made += 1
+        copy += 1
+    return made
+
+
+CPU: dict[str, list[float]] = {}   # command name -> CPU seconds (user + system) per run
+
+
+def measure(cmd: list[str], cwd: Path | None = None, env: dict | None = None,
+            name: str = "") -> tuple[float, float, str]:
+    """(wall seconds, peak RSS in MB of that process, stdout) of one command; its CPU time
+    (user + system) goes to ``CPU[name]``: on a loaded machine it moves less than the wall."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=err)
@@ -116,83 +140,106 @@ def measure(cmd: list[str], cwd: Path | None = None,
         err.seek(0)
         if proc.returncode:
             raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}): {err.read()[-2000:]!r}")
+        CPU.setdefault(name, []).append(usage.ru_utime + usage.ru_stime)
         return wall, usage.ru_maxrss / 1024, out.read().decode(errors="replace")
 
 
-def ccl_python(scratch: Path) -> str:
-    venv = scratch / "ccl-venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    py = str(venv / "bin" / "python")
-    subprocess.run([py, "-m", "pip", "install", "-q", "claude-code-log"], check=True)
-    return py
-
-
-def run_once(tree: Path, size: int, args, scratch: Path,
-             cli: bool) -> dict[str, tuple[float, float]]:
-    project = scratch / "proj"
-    (project / ".git").mkdir(parents=True, exist_ok=True)
+def _env(scratch: Path, **extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGAR_")}
-    env.update(EDGAR_HOME=str(scratch / "home"), PYTHONPATH=str(REPO), NO_COLOR="1")
-    projects = tree / "projects"
-    figures: dict[str, tuple[float, float]] = {}
-    wall, rss, out = measure([sys.executable, "-m", "edgar", "import", "claude-code", "--dry-run",
-                              "--json", str(projects)], cwd=project, env=env)
+    env.update(EDGAR_HOME=str(scratch / "home"), PYTHONPATH=str(REPO), NO_COLOR="1", **extra)
+    return env
+
+
+def _project(scratch: Path, name: str) -> Path:
+    project = scratch / name
+    (project / ".git").mkdir(parents=True, exist_ok=True)
+    return project
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + \
+        f" on {os.cpu_count()} CPUs"
+
+
+def dry_runs(projects: Path, size: int, rounds: int, scratch: Path) -> None:
+    project = _project(scratch, "proj")
+    edgar = [sys.executable, "-m", "edgar", "import", "claude-code", "--dry-run", "--json",
+             str(projects)]
+    commands = {
+        "edgar import --dry-run": (edgar, _env(scratch)),
+        "edgar, pure Python (stdlib json)": (edgar, _env(scratch, EDGAR_CC_DECODER="stdlib")),
+        "bare json.loads loop": ([sys.executable, "-c", BARE, str(projects)], None),
+    }
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    summary = ""
+    for _ in range(rounds):
+        for name, (cmd, env) in commands.items():
+            wall, rss, out = measure(cmd, cwd=project, env=env, name=f"{size}:{name}")
+            runs[name].append((wall, rss))
+            summary = summary or out
     assert not (project / ".edgar").exists(), "--dry-run created .edgar/"
-    figures["edgar import --dry-run"] = (wall, rss)
-    print(f"  edgar summary: {out.strip()[:300]}")
-    figures["bare json.loads loop"] = measure([sys.executable, "-c", BARE, str(projects)])[:2]
-    if args.ccl_python:
-        wall, rss, out = measure([args.ccl_python, "-c", CCL, str(projects)])
-        figures["claude-code-log load (no render)"] = (wall, rss)
-        print(f"  claude-code-log: {out.strip()[-80:]}")
-        if cli:
-            exe = str(Path(args.ccl_python).with_name("claude-code-log"))
-            figures["claude-code-log CLI --format json"] = measure(
-                [exe, "--all-projects", "--projects-dir", str(projects), "--no-cache",
-                 "--format", "json"], env=env | {"HOME": str(scratch / "home")})[:2]
+    print(f"  edgar summary: {summary.strip()[:160]}…")
     mb = size / 1e6
-    print(f"  {'':36} {'s':>7} {'MB/s':>8} {'peak RSS MB':>12}")
-    for name, (wall, rss) in figures.items():
-        print(f"  {name:36} {wall:7.2f} {mb / wall:8.1f} {rss:12.1f}")
-    edgar = figures["edgar import --dry-run"][0]
-    print(f"  edgar ÷ bare loop throughput: {figures['bare json.loads loop'][0] / edgar:.2f}× "
-          "(goal ≥ 0.5×)")
-    for name in [n for n in figures if n.startswith("claude-code-log")]:
-        print(f"  edgar ÷ {name}: {figures[name][0] / edgar:.1f}× (goal ≥ 10×)")
-    return figures
+    print(f"  {'median of ' + str(rounds):36} {'wall s':>7} {'MB/s':>8} {'CPU s':>7} "
+          f"{'peak RSS MB':>12}")
+    medians, cpus = {}, {}
+    for name, values in runs.items():
+        wall = statistics.median(w for w, _ in values)
+        cpu = statistics.median(CPU[f"{size}:{name}"])
+        rss = max(r for _, r in values)
+        medians[name], cpus[name] = wall, cpu
+        print(f"  {name:36} {wall:7.2f} {mb / wall:8.1f} {cpu:7.2f} {rss:12.1f}")
+    bare, bare_cpu = medians["bare json.loads loop"], cpus["bare json.loads loop"]
+    for name in [n for n in medians if n.startswith("edgar")]:
+        print(f"  {name} ÷ bare loop: {medians[name] / bare:.2f}× wall (goal ≤ 1.0×), "
+              f"{cpus[name] / bare_cpu:.2f}× CPU")
+
+
+def reimport(count: int, rounds: int, base: Path, scratch: Path, corpus: Path) -> None:
+    tree = base / f"tree-{count}-files"
+    if not (tree / "projects").is_dir():
+        made = build_files(tree, count, corpus)
+        print(f"built {tree} ({made} files)")
+    project = _project(scratch, "reimport")
+    cmd = [sys.executable, "-m", "edgar", "import", "claude-code", "--json", str(tree / "projects")]
+    first, _, out = measure(cmd, cwd=project, env=_env(scratch))
+    print(f"  first import of {count} files: {first:.2f} s ({out.strip()[:120]}…)")
+    walls = [measure(cmd, cwd=project, env=_env(scratch), name="reimport")[0]
+             for _ in range(rounds)]
+    start = measure([sys.executable, "-c", "pass"])[0]
+    print(f"  re-import of the unchanged tree, median of {rounds}: "
+          f"{statistics.median(walls):.3f} s wall (goal ≤ 0.3 s), "
+          f"{statistics.median(CPU['reimport']):.3f} s CPU; runs "
+          f"{', '.join(f'{w:.3f}' for w in walls)}; a bare `python -c pass` takes {start:.3f} s")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--mb", type=int, default=100, help="size of the first tree (default 100)")
-    p.add_argument("--gb", action="store_true", help="also a 1 GB tree (RSS must not grow)")
-    p.add_argument("--ccl-python", help="python of a venv with claude-code-log (else one is made)")
-    p.add_argument("--no-ccl", action="store_true", help="skip claude-code-log")
-    p.add_argument("--ccl-cli", action="store_true",
-                   help="also time claude-code-log's command (first tree only: it is slow)")
+    p.add_argument("--mb", type=int, default=100,
+                   help="size of the first tree (default 100; 0: none)")
+    p.add_argument("--gb", action="store_true", help="also a 1 GB tree (RSS must stay flat)")
+    p.add_argument("--files", type=int, default=10_000, help="files in the re-import tree")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--corpus", type=Path, default=CORPUS)
     p.add_argument("--keep", type=Path, help="build trees here and keep them")
     args = p.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="edgar-bench-import-"))
+    print(load())
     try:
-        if not args.no_ccl and not args.ccl_python:
-            args.ccl_python = ccl_python(scratch)
-        elif args.no_ccl:
-            args.ccl_python = None
         base = args.keep or scratch
-        results = {}
-        for mb in [args.mb] + ([1000] if args.gb else []):
+        for mb in ([args.mb] if args.mb else []) + ([1000] if args.gb else []):
             tree = base / f"tree-{mb}mb"
             if not (tree / "projects").is_dir():
                 start = time.perf_counter()
-                size = build(tree, mb * 1_000_000)
+                size = build(tree, mb * 1_000_000, args.corpus)
                 print(f"built {tree} ({size / 1e6:.0f} MB) in {time.perf_counter() - start:.1f} s")
-            size = sum(f.stat().st_size for f in (tree / "projects").rglob("*.jsonl"))
-            print(f"{size / 1e6:.0f} MB of .jsonl in {tree / 'projects'}:")
-            results[mb] = run_once(tree, size, args, scratch, args.ccl_cli and mb == args.mb)
-        if len(results) > 1:
-            rss = [r["edgar import --dry-run"][1] for r in results.values()]
-            print(f"edgar peak RSS: {' → '.join(f'{x:.1f} MB' for x in rss)} "
-                  f"({rss[-1] / rss[0]:.2f}×; goal: the same)")
+            files = list((tree / "projects").rglob("*.jsonl"))
+            size = sum(f.stat().st_size for f in files)
+            print(f"{size / 1e6:.0f} MB of .jsonl in {len(files)} files:")
+            dry_runs(tree / "projects", size, args.rounds, scratch)
+        if args.files:
+            reimport(args.files, args.rounds, base, scratch, args.corpus)
+        print(load())
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

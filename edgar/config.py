@@ -3,6 +3,8 @@
 Guarantees:
 - Layers: built-in defaults < user ``config.toml`` (platformdirs; ``EDGAR_HOME`` overrides)
   < project ``.edgar/config.toml`` < ``EDGAR_*`` environment variables < command-line flags.
+  The project layer's keys that run code or widen permissions (``edgar.sandbox.trust.GATES``)
+  apply only once the project is trusted; ``trust.pending(root)`` lists what was held back.
 - A mistake is a ``ConfigError`` that says where it is, never a traceback, never silently
   ignored: in a file ``path:line: 'dotted.key': …`` (or ``unknown key 'dotted.key'``); in a
   variable ``EDGAR_NAME: …``; in a flag ``--flag-name: …``. Each layer is checked alone first,
@@ -117,6 +119,28 @@ class ContextSettings(_Section):
     keep_turns: int = Field(2, ge=0, le=1000)        # typed turns kept verbatim when compacting
 
 
+class PermissionsSettings(_Section):
+    """``[permissions]``: rules such as ``shell(git status*)`` (edgar/tools/rules.py).
+
+    ``deny`` wins over everything, in every mode. A project file's ``allow`` widens what
+    runs unasked, so it applies only once the project is trusted (tools/permission_config.py).
+    """
+
+    allow: list[str] = Field(default_factory=list, max_length=1000)
+    deny: list[str] = Field(default_factory=list, max_length=1000)
+
+
+class SandboxSettings(_Section):
+    """``[sandbox]``: how the commands edgar runs are confined (edgar/sandbox, docs/sandbox.md).
+
+    In a project's ``.edgar/config.toml`` a widening value (mode "off", network on, extra
+    writable dirs) takes effect only once the project is trusted (``edgar trust``)."""
+
+    mode: Literal["workspace-write", "read-only", "off"] = "workspace-write"
+    network: bool = False
+    writable: list[str] = Field(default_factory=list, max_length=64)  # more writable dirs
+
+
 class Settings(_Section):
     """Everything edgar is configured with; top-level keys and one field per section."""
 
@@ -129,6 +153,8 @@ class Settings(_Section):
     verify: VerifySettings = Field(default_factory=VerifySettings)
     skills: SkillsSettings = Field(default_factory=SkillsSettings)
     context: ContextSettings = Field(default_factory=ContextSettings)
+    permissions: PermissionsSettings = Field(default_factory=PermissionsSettings)
+    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
 
     def provider(self, name: str) -> ProviderSettings:
         return self.providers.get(name) or ProviderSettings()
@@ -164,15 +190,20 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
     files = [user_dir() / "config.toml"]
     if project_root is not None:
         files.append(project_root / ".edgar" / "config.toml")
-    for path in files:
+    for index, path in enumerate(files):
         if path.is_file():
             import tomllib  # only when there is a file to read (~3 ms of start-up otherwise)
 
-            text = path.read_text(encoding="utf-8")
+            text = _read_config(path)
             try:
                 data = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:
                 raise ConfigError(f"{path}: {exc}") from None
+            if project_root is not None and index == 1:  # the project's file
+                # a cloned repository's keys that run code wait for `edgar trust`
+                from edgar.sandbox.trust import admit
+
+                data = admit(project_root, data)
             _check(data, lambda loc, p=path, t=text: _file_place(p, t, loc))
             _deep_merge(merged, data)
     for var, key in ENV_KEYS.items():
@@ -191,6 +222,17 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
         return Settings.model_validate(merged)
     except ValidationError as exc:  # each layer passed alone; only a combination can fail here
         raise ConfigError(_describe(exc, lambda loc: "settings")) from None
+
+
+def _read_config(path: Path) -> str:
+    """The file's text; bytes that are not UTF-8 are a located error, not a traceback."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path}:{line}: not valid UTF-8 (byte {data[exc.start]:#04x}); "
+                          "save the file as UTF-8") from None
 
 
 def _from_env(var: str, key: str, text: str) -> Any:

@@ -128,6 +128,20 @@ class ToolProposed(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ToolOutput(Event):
+    """A running tool has printed ``lines`` lines (``size`` bytes) so far: progress only.
+
+    Invariant: carries counts, never the output's text. The text goes only to the display
+    sink ``cli/setup.py`` wires (the REPL's collapsed tail); learning ignores this event.
+    """
+
+    call_id: str
+    tool: str
+    lines: int = 0
+    size: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ToolFinished(Event):
     """A tool call ended. ``files`` are paths it changed; ``error`` is set iff ``ok`` is false."""
 
@@ -206,8 +220,8 @@ class Notice(Event):
 
 ALL_EVENTS: tuple[type[Event], ...] = (
     PromptTyped, Attached, TurnStarted, QueueDelivered, SkillsActivated, TextDelta,
-    ThinkingDelta, ToolProposed, ToolFinished, VerifyFinished, ModelResponded, Compacted,
-    TurnFinished, FactLearned, Notice,
+    ThinkingDelta, ToolProposed, ToolOutput, ToolFinished, VerifyFinished, ModelResponded,
+    Compacted, TurnFinished, FactLearned, Notice,
 )
 
 

@@ -22,7 +22,9 @@ GREET = 'def greet(name):\n    return f"Helo, {name}!"\n\n\nif __name__ == "__ma
 
 
 def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="edgar demo", description=__doc__.splitlines()[0])
+    from edgar.cli.suggest import described
+
+    parser = argparse.ArgumentParser(prog="edgar demo", description=described(__doc__))
     parser.add_argument("--keep", action="store_true", help="keep the temporary project")
     parser.add_argument("--fast", action="store_true", help="no pauses between model steps")
     args = parser.parse_args(argv)

@@ -40,7 +40,9 @@ def _root() -> Path:
 
 
 def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="edgar doctor", description=__doc__.splitlines()[0])
+    from edgar.cli.suggest import described
+
+    parser = argparse.ArgumentParser(prog="edgar doctor", description=described(__doc__))
     parser.add_argument("--model", help="check this PROVIDER:MODEL instead of the configured one")
     parser.add_argument("--ping", action="store_true", help="send one cheap request to the provider")
     args = parser.parse_args(argv)

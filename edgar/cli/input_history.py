@@ -21,6 +21,7 @@ class RedactedFileHistory(FileHistory):
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists():
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+        os.chmod(path, 0o600)
         super().__init__(str(path))
 
     def store_string(self, string: str) -> None:

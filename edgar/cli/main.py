@@ -13,18 +13,26 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from edgar import __version__
 
+if TYPE_CHECKING:
+    from edgar.config import Settings
+    from edgar.core.project import Project
+
 LEARNING_COMMANDS = ("stats", "history", "import")
-CORE_COMMANDS = ("demo", "init", "memory", "doctor")
+CORE_COMMANDS = ("demo", "init", "memory", "doctor", "trust", "undo", "diff")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    from edgar.cli.suggest import SuggestingParser
+
+    p = SuggestingParser(
         prog="edgar", description="A terminal coding agent that learns only from what you type.",
-        epilog="commands: demo, init, memory, stats, history, import, doctor "
-               "(edgar COMMAND --help)")
+        epilog="commands: demo, init, memory, undo, diff, stats, history, import, doctor, "
+               "trust, help (edgar help COMMAND)")
     p.add_argument("--version", action="version", version=f"edgar {__version__}")
     p.add_argument("first", nargs="?", metavar="PROMPT",
                    help="start the REPL with PROMPT as the first line typed (with -p, or "
@@ -50,12 +58,20 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] == "help":
+            return _help(argv[1:])
         if argv and argv[0] in LEARNING_COMMANDS:
             return _learning_command(argv)
         if argv and argv[0] in CORE_COMMANDS:
             module = importlib.import_module(f"edgar.cli.{argv[0]}_cmd" if argv[0] != "doctor"
                                              else "edgar.cli.doctor")
             return module.run(argv[1:])
+        from edgar.cli.suggest import mistyped_command
+
+        mistyped = mistyped_command(argv, (*CORE_COMMANDS, *LEARNING_COMMANDS, "help"))
+        if mistyped:
+            print(f"edgar: {mistyped}", file=sys.stderr)
+            return 2
         args = _parser().parse_args(argv)
         from edgar.cli.run import run
 
@@ -67,6 +83,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def _help(argv: list[str]) -> int:
+    """``edgar help``: the main help; ``edgar help COMMAND``: that command's."""
+    if not argv:
+        _parser().print_help()
+        return 0
+    if argv[0] in (*CORE_COMMANDS, *LEARNING_COMMANDS):
+        return main([argv[0], "--help"])
+    from edgar.cli.suggest import closest
+
+    guess = closest(argv[0], (*CORE_COMMANDS, *LEARNING_COMMANDS))
+    hint = f" — did you mean `edgar help {guess}`?" if guess else ""
+    print(f"edgar: no command {argv[0]!r}{hint}", file=sys.stderr)
+    return 2
+
+
 def _learning_command(argv: list[str]) -> int:
     try:
         module = importlib.import_module("edgar.learning.cli")
@@ -76,9 +107,15 @@ def _learning_command(argv: list[str]) -> int:
                   "edgar.learning package", file=sys.stderr)
             return 2
         raise
+    return module.main(argv, _open_project)
+
+
+def _open_project(root: Path, settings: Settings) -> Project:
+    """The composition root's ``open_project``, imported only when a command opens one (a
+    re-import that finds nothing new never needs the settings model)."""
     from edgar.cli.setup import open_project
 
-    return module.main(argv, open_project)
+    return open_project(root, settings)
 
 
 if __name__ == "__main__":

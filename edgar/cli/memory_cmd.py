@@ -26,7 +26,7 @@ PROMPT = "[a]pprove [r]eject [e]dit [s]kip [q]uit > "
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="edgar memory", description="Facts edgar remembers here.")
-    sub = p.add_subparsers(dest="action", required=True)
+    sub = p.add_subparsers(dest="action")   # no action: list
     ls = sub.add_parser("list", help="active facts (or --pending, --all)")
     which = ls.add_mutually_exclusive_group()
     which.add_argument("--pending", action="store_true", help="facts waiting for review")
@@ -47,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _store_exists() -> bool:
+    from edgar.core.project import find_root, state_dir
+
+    return (state_dir(find_root()) / "memory.db").is_file()
+
+
 def _open_store() -> MemoryStore:
     from edgar.cli.setup import open_project
     from edgar.config import load
@@ -63,6 +69,23 @@ def run(argv: list[str]) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
+    if args.action is None:               # `edgar memory`: what `edgar memory list` shows
+        args = _parser().parse_args(["list"])
+    if args.action in ("list", "review") and args.__dict__.get("approve") is None \
+            and args.__dict__.get("reject") is None and not _store_exists():
+        try:   # a config mistake is still reported
+            from edgar.config import load
+            from edgar.core.project import find_root
+
+            load(find_root())
+        except ConfigError as exc:
+            print(f"edgar: {exc}", file=sys.stderr)
+            return 2
+        # reading never creates .edgar/ in a directory that has none
+        print("nothing to review" if args.action == "review" else "[]"
+              if getattr(args, "json", False) else
+              "no facts yet in this project (edgar memory add TEXT remembers one)")
+        return 0
     if args.action == "review" and args.approve is not None and not args.hash:
         print("edgar: --approve needs --hash (the sha256 of the text you saw; "
               "`edgar memory list --pending --json` shows it)", file=sys.stderr)

@@ -101,6 +101,20 @@ class Status:
         return [("class:prompt", "› ")]
 
     def toolbar(self) -> Any:
+        """Queued lines and a running command's last lines (dimmed), then the status line."""
+        renderer = self.host.renderer
+        above: list[tuple[str, str]] = []
+        for line in getattr(renderer, "queued", [])[-3:]:
+            above.append(("class:queued", f" › {' '.join(line.split())[:100]} (queued)\n"))
+        if self.host.busy:
+            for line in getattr(renderer, "tail", lambda: [])():
+                above.append(("class:tail", f"   │ {line}\n"))
+            activity = renderer.activity()     # spinner, what runs, elapsed: its own line
+            if activity:
+                above.append(("", f" {activity}\n"))
+        return above + [("class:bottom-toolbar.text", self.status_line())]
+
+    def status_line(self) -> str:
         session = self.host.app.session
         model = session.model_name
         if len(model) > 40:
@@ -113,9 +127,6 @@ class Status:
         queued = len(session.queue)
         if queued:
             parts.append(f"{queued} queued")
-        activity = self.host.renderer.activity()
-        if activity:
-            parts.append(activity)
         if time.monotonic() - self.exit_armed < EXIT_WINDOW:
             parts.append("Ctrl-C again to exit")
         return " " + " · ".join(parts) + " "
@@ -130,7 +141,16 @@ def bindings(host: Host, status: Status) -> KeyBindings:
     @kb.add("enter", filter=has_focus(DEFAULT_BUFFER))
     def _accept(event) -> None:
         host.flush_output()   # what was printed before Enter stays above the accepted line
+        # A line typed during a turn is not left in the middle of the streamed answer: it
+        # is erased here, shown as queued above the status line, and echoed when delivered.
+        event.app.erase_when_done = host.busy and host.asking is None
         event.current_buffer.validate_and_handle()
+
+    @kb.add("c-o", eager=True)
+    def _expand(event) -> None:
+        expand = getattr(host.renderer, "expand_output", None)
+        if expand is not None:
+            expand()
 
     @kb.add("escape", "enter", eager=True)
     def _newline(event) -> None:
@@ -228,7 +248,8 @@ def make_prompt(host: Host, state: Path, redact) -> PromptSession:
 
     status = Status(host)
     style = Style.from_dict({
-        "prompt": "bold ansicyan", "ask": "bold ansiyellow",
+        "prompt": "bold ansicyan", "ask": "bold ansiyellow", "tail": "#808080",
+        "queued": "ansicyan",
         "bottom-toolbar": "noreverse bg:#303030 #c0c0c0" if not os.environ.get("NO_COLOR")
         else "noreverse",
     })

@@ -12,12 +12,13 @@ Guarantees:
 
 from __future__ import annotations
 
-import difflib
 import re
 import time
+from pathlib import Path
 from typing import IO, Any, Mapping
 
 from edgar.cli.mdstream import BlockSplitter
+from edgar.cli.tool_view import OutputTail, edit_preview
 from edgar.events import (
     Compacted, Event, FactLearned, ModelResponded, Notice, QueueDelivered, SkillsActivated, TextDelta,
     ThinkingDelta, ToolFinished, ToolProposed, TurnFinished, TurnStarted, VerifyFinished,
@@ -54,13 +55,18 @@ def tokens(count: int) -> str:
     return f"{count / 1000:.1f}k" if count >= 10_000 else f"{count:,}"
 
 
-def diff_preview(args: Mapping[str, Any], limit: int = 12) -> list[str]:
-    """A short unified diff (no file headers) of an edit's old_string → new_string."""
-    old, new = str(args.get("old_string", "")), str(args.get("new_string", ""))
-    lines = list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1))[2:]
-    if len(lines) > limit:
-        lines = lines[:limit] + [f"… {len(lines) - limit} more diff lines"]
-    return lines
+def diff_preview(args: Mapping[str, Any], limit: int = 40, root: Path | None = None) -> list[str]:
+    """A unified diff (no file headers) of an edit: the file's own line numbers and 3 lines
+    of context when ``root`` is given and the file can be read (``tool_view.edit_preview``)."""
+    return edit_preview(root, args, limit)
+
+
+def compacted(event: Compacted) -> str:
+    """``compacted 12,400 → 3,100 tokens (saved 9,300, 75%)``."""
+    saved = event.tokens_before - event.tokens_after
+    share = saved / event.tokens_before if event.tokens_before else 0.0
+    return (f"compacted {event.tokens_before:,} → {event.tokens_after:,} tokens "
+            f"(saved {saved:,}, {share:.0%})")
 
 
 def failure(event: ToolFinished) -> str:
@@ -112,7 +118,7 @@ class PlainRenderer:
             verdict = "passed" if event.passed else f"failed (exit {event.exit_code})"
             self._line(f"{indent}  ⚑ verify `{event.command}` {verdict}")
         elif isinstance(event, Compacted):
-            self._line(f"{indent}  ⇣ compacted {event.tokens_before} → {event.tokens_after} tokens")
+            self._line(f"{indent}  ⇣ {compacted(event)}")
         elif isinstance(event, Notice):
             self._line(f"{indent}  ! {event.message}")
         elif isinstance(event, FactLearned):
@@ -137,9 +143,13 @@ class RichRenderer:
     written above a live prompt (``prompt.AboveThePrompt``) stays whole lines.
     """
 
-    def __init__(self, console: Any = None, file: IO[str] | None = None):
+    def __init__(self, console: Any = None, file: IO[str] | None = None,
+                 root: Path | None = None):
         self._console = console    # made on first use: rich costs start-up time otherwise
         self.file = file           # where that console writes (None: sys.stdout)
+        self.root = root           # the project, for an edit's preview with context
+        self.output = OutputTail()  # running shell output (the dimmed tail), last output
+        self.queued: list[str] = []  # lines typed during the turn, shown until delivered
         self.splitter = BlockSplitter()
         self.running: dict[str, tuple[str, float]] = {}
         self.phase = ""            # "", "waiting", "thinking" or "writing" (depth 0 only)
@@ -156,6 +166,29 @@ class RichRenderer:
         return self._console
 
     # -- the status line -------------------------------------------------------------
+    def tool_output(self, call_id: str, text: str) -> None:
+        """The display sink for a running tool's output (wired in cli/setup.py)."""
+        self.output.feed(call_id, text)
+
+    def tail(self) -> list[str]:
+        """The last lines of the newest running command, for the area above the status."""
+        return self.output.tail()
+
+    def expand_output(self) -> None:
+        """Print the whole (kept) output of the last finished command, dimmed."""
+        from rich.text import Text
+
+        if self.output.last is None:
+            self.say("no command output to show yet", "dim")
+            return
+        line, text = self.output.last
+        self.say(f"── {line} ──", "dim")
+        for row in text.rstrip("\n").split("\n"):
+            self._print(Text(f"  {row}", style="dim"))
+
+    def queue_line(self, line: str) -> None:
+        self.queued.append(line)
+
     def activity(self) -> str:
         now = time.monotonic()
         frame = SPINNER[int(now * 10) % len(SPINNER)]
@@ -231,7 +264,7 @@ class RichRenderer:
         if isinstance(event, TextDelta):
             if event.depth == 0:
                 self._phase("writing")
-                for block in self.splitter.feed(event.text):
+                for block in self.splitter.feed(event.text, wrap=self.console.width):
                     self._block(block)
         elif isinstance(event, ThinkingDelta):
             if event.depth == 0:
@@ -245,12 +278,15 @@ class RichRenderer:
             self.running[event.call_id] = (line, time.monotonic())
             if event.tool == "edit":
                 self._print(Text(f"{pad}✎ {line}", style="dim"))
-                for row in diff_preview(event.args):
+                for row in diff_preview(event.args, root=self.root):
                     style = {"+": "green", "-": "red", "@": "cyan"}.get(row[:1], "dim")
                     self._print(Text(f"{pad}  {row}", style=style))
         elif isinstance(event, ToolFinished):
             line, _ = self.running.pop(event.call_id, (event.tool, 0.0))
-            took = (f"  {event.duration:.1f}s", "dim")
+            printed = self.output.finish(event.call_id, line)
+            shown = (f" · {printed} line{'s' * (printed != 1)} · Ctrl-O shows them"
+                     if printed else "")
+            took = (f"  {event.duration:.1f}s{shown}", "dim")
             if event.ok:
                 self._print(Text.assemble((f"{pad}✓ ", "green"), line, took))
             else:
@@ -261,6 +297,9 @@ class RichRenderer:
                 self._flush_text()
                 self._phase("waiting")
         elif isinstance(event, QueueDelivered):
+            delivered, self.queued = self.queued[:event.count], self.queued[event.count:]
+            for text in delivered:  # echoed here, at a pause, never inside streamed text
+                self.say(f"{pad}› {' '.join(text.split())[:200]}", "cyan")
             self.say(f"{pad}↳ {event.count} queued line(s) delivered", "cyan")
         elif isinstance(event, SkillsActivated):
             self.say(f"{pad}✦ skills: {', '.join(event.names)}", "magenta")
@@ -269,7 +308,8 @@ class RichRenderer:
             self.say(f"{pad}⚑ verify `{event.command}` {verdict}",
                      "green" if event.passed else "red")
         elif isinstance(event, Compacted):
-            self.say(f"{pad}⇣ compacted {event.tokens_before} → {event.tokens_after} tokens", "dim")
+            self.phase = ""
+            self.say(f"{pad}⇣ {compacted(event)}", "dim")
         elif isinstance(event, Notice):
             self.say(f"{pad}! {event.message}",
                      {"info": "dim", "warning": "yellow"}.get(event.level, "red"))
@@ -283,6 +323,9 @@ class RichRenderer:
 
         self._flush_text()
         self.running.clear()
+        self.output.running.clear()
+        if event.outcome == "cancelled":
+            self.queued.clear()    # given back to the prompt by the REPL, not delivered
         self.phase = ""
         label, style = {"ok": ("✓", "dim green"), "cancelled": ("⏹ interrupted", "yellow"),
                         "error": ("✗ failed", "red")}[event.outcome]

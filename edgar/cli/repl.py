@@ -77,12 +77,13 @@ class Asker:
         self.screen = screen
         self.asking: tuple[str, str, asyncio.Future[str]] | None = None
 
-    async def confirm(self, tool: str, summary: str) -> str:
+    async def confirm(self, tool: str, summary: str, offer: str | None = None) -> str:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.asking = (tool, summary, future)
         self.say(f"? {tool}: {summary}", "bold yellow")
-        self.say(f"  y yes · n no · a always allow {tool} this session · Esc stops the turn",
-                 "dim")
+        always = (f"always allow `{offer[offer.index('(') + 1:-1]}` (saved to your config)"
+                  if offer and "(" in offer else f"always allow {tool} this session")
+        self.say(f"  y yes · n no · a {always} · Esc stops the turn", "dim")
         self.screen.invalidate()
         try:
             return await future
@@ -109,6 +110,7 @@ class Repl:
         self.restored: str | None = None         # queued lines given back after an interrupt
         self.turn_id = ""                        # id of the turn running in the foreground
         self._cancelling = False
+        self.notes: list[str] = []               # edgar's notes for the next turn (/undo)
 
     @property
     def prompt(self) -> Any:
@@ -137,23 +139,32 @@ class Repl:
         line = typed(line)
         if not line.strip():
             return
-        if slash.is_command(line):
+        custom = self._custom(line)
+        if slash.is_command(line) and custom is None:
             await slash.run(self, line)
             return
         if self.asking is not None:
             self._answer_line(line)
             return
         session = self.app.session
+        if custom is not None and self.busy:
+            self.say(f"/{custom[0].name} starts a turn of its own: it is back in the prompt "
+                     "for when this one ends (Esc stops it)", "yellow")
+            self.default = line
+            return
         if self.busy:
             self.app.bus.publish(PromptTyped(text=line, queued=True, session_id=session.id,
                                              turn_id=self.turn_id))
             session.queue.put(line)
+            queue_line = getattr(self.renderer, "queue_line", None)
+            if queue_line is not None:   # shown above the status line until delivered
+                queue_line(line)
             if AT_PATH.search(line):
                 self.say("(@path files are attached to a line that starts a turn; this one is "
                          "queued, so the model sees the path only)", "dim")
             return
         try:
-            attached = at_paths(line, Path.cwd(), self.app.root)
+            attached = at_paths(line, Path.cwd(), session.root)
         except AttachRefused as exc:
             self.say(f"edgar: {exc} — your line is back in the prompt", "yellow")
             self.default = line
@@ -162,11 +173,47 @@ class Repl:
         turn_id = new_id()
         if line != restored:  # lines given back unchanged were published when first typed
             self.app.bus.publish(PromptTyped(text=line, session_id=session.id, turn_id=turn_id))
+        attached += [("/undo", note) for note in self.notes]
+        self.notes = []
+        if custom is not None:
+            attached.append((f"/{custom[0].name}", custom[1]))
+            session.gate.extra = custom[2]
         if attached:
             self.app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
                                           sources=tuple(s for s, _ in attached),
                                           session_id=session.id, turn_id=turn_id))
         self._start_turn(line, attached, turn_id)
+
+    def _custom(self, line: str) -> tuple[Any, str, list] | None:
+        """(command, expansion, its allowed-tools rules) when the line calls a command file."""
+        from edgar.cli.custom_commands import allowed_rules, resolve, split_line
+        from edgar.config import user_dir
+
+        parts = split_line(line.strip())
+        if parts is None or parts[0] in slash.COMMANDS or parts[0] in slash.ALIASES:
+            return None
+        found = resolve(line, self.app.session.root, user_dir())
+        if found is None:
+            return None
+        rules, warnings = allowed_rules(found[0])
+        for warning in warnings:
+            self.say(warning, "yellow")
+        return found[0], found[1], rules
+
+    def note_for_model(self, text: str) -> None:
+        """Send ``text`` with the next prompt, as an attachment (never as typed text)."""
+        self.notes.append(text)
+
+    def custom_commands(self) -> list[tuple[str, str, str]]:
+        """(name, where, description) of the command files /help lists."""
+        from edgar.cli.custom_commands import discover
+        from edgar.config import user_dir
+
+        found, warnings = discover(self.app.session.root, user_dir())
+        for warning in warnings:
+            self.say(f"skipped {warning}", "yellow")
+        return [(c.name, c.where, c.description) for c in found.values()
+                if c.name not in slash.COMMANDS]
 
     # -- the foreground task: a turn, or a long command such as /compact -------------
     def _start_turn(self, text: str, attached: list[tuple[str, str]], turn_id: str = "") -> None:
@@ -193,6 +240,7 @@ class Repl:
         if task is not self.foreground:
             return
         self.foreground = None
+        self.app.session.gate.extra = []      # a command's allowed-tools end with its turn
         outcome = "cancelled" if task.cancelled() else "ok"
         if outcome == "ok" and task.exception() is not None:
             exc = task.exception()
@@ -316,15 +364,37 @@ class Repl:
     def _greet(self, say) -> None:
         from edgar import __version__
 
+        import shutil
+
         session = self.app.session
-        say(f"edgar {__version__} · {session.model_name} · {session.gate.mode} mode", "bold")
-        say("/help for commands · Esc interrupts · Esc-Enter new line · Ctrl-D exits", "dim")
+        width = shutil.get_terminal_size((80, 24)).columns
+        for line in fit([f"edgar {__version__}", session.model_name, f"{session.gate.mode} mode"],
+                        width):
+            say(line, "bold")
+        for line in fit(["/help for commands", "Esc interrupts", "Esc-Enter new line",
+                         "Ctrl-D exits"], width):
+            say(line, "dim")
         if session.messages:
             say(f"resumed session {session.id} ({len(session.messages)} messages)", "cyan")
             for message in session.messages[-2:]:
                 text = " ".join(message.text().split())
                 if text:
                     say(f"  {message.role}: {text[:200]}", "dim")
+
+
+def fit(parts: list[str], width: int, sep: str = " · ") -> list[str]:
+    """``parts`` joined by ``sep`` into lines of at most ``width`` columns, broken only
+    between parts; a part too long on its own keeps its end (``…/script.jsonl``)."""
+    width = max(width - 1, 10)   # the last column: some terminals wrap a full line
+    lines: list[str] = []
+    for part in parts:
+        if len(part) > width:
+            part = "…" + part[-(width - 1):]
+        if lines and len(lines[-1]) + len(sep) + len(part) <= width:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines
 
 
 def _handle_sigint(loop: asyncio.AbstractEventLoop, handler) -> None:
@@ -334,14 +404,14 @@ def _handle_sigint(loop: asyncio.AbstractEventLoop, handler) -> None:
         pass
 
 
-def make_renderer(interactive: bool) -> Renderer:
+def make_renderer(interactive: bool, root: Path | None = None) -> Renderer:
     if not interactive:
         from edgar.cli.render import PlainRenderer
 
         return PlainRenderer(sys.stdout)
     from edgar.cli.render import RichRenderer
 
-    return RichRenderer()
+    return RichRenderer(root=root)
 
 
 def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | None,
@@ -352,13 +422,14 @@ def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | N
         raise UsageError("the REPL needs a terminal on stdin; pipe into `edgar -p` instead")
     interactive = sys.stdout.isatty()
     session_id, history = resumed if resumed else (None, None)
-    renderer = make_renderer(interactive)
+    renderer = make_renderer(interactive, root)
     screen = Screen()
     asker = Asker(renderer.say, screen)
     app = build(root, settings, confirm=asker.confirm if interactive else None,
                 session_id=session_id, history=history,
                 no_history=getattr(args, "no_history", False),
-                no_verify=getattr(args, "no_verify", False))
+                no_verify=getattr(args, "no_verify", False),
+                on_output=getattr(renderer, "tool_output", None))
     app.observe(renderer)
     repl = Repl(renderer, app, asker, screen)
     try:

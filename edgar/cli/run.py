@@ -6,6 +6,8 @@ Guarantees:
 - Typed means typed at a terminal (docs/learning.md): the REPL runs only with a terminal on
   stdin. Otherwise ``edgar`` and ``edgar -p`` run one turn with stdin ``Attached``; the only
   typed text is a command-line prompt (``-p PROMPT`` or the positional ``PROMPT``).
+- Project settings that run code wait for trust (``edgar trust``): the REPL asks once,
+  ``-p`` ignores them and says so on one stderr line (``cli/trust_cmd.at_start``).
 """
 
 from __future__ import annotations
@@ -44,7 +46,13 @@ def run(args: argparse.Namespace) -> int:
         if resumed == "listed":
             return 0
         first = typed(args.first) if args.first is not None else None
+        if args.prompt and first is not None:
+            raise UsageError("give the prompt once: edgar -p PROMPT, or edgar PROMPT")
         terminal = _is_terminal(sys.stdin)
+        from edgar.cli.trust_cmd import at_start
+
+        if at_start(root, interactive=args.prompt is None and terminal):
+            settings = settings_for(args, root)  # trusted just now: the held keys apply
         if args.prompt is not None or not terminal:
             prompt = typed(args.prompt) if args.prompt else first
             attached = []
@@ -89,21 +97,24 @@ def _resume(args, root: Path):
         return None
     sessions = list_sessions(state_dir(root))
     if args.resume == "":
+        from edgar.cli.sessions_list import render, rows
+
         if not sessions:
             print("no sessions yet in this project")
-        for path in sessions[:30]:
-            loaded = load(path)
-            first = next((m.text() for m in loaded.messages if m.role == "user" and m.text()), "")
-            print(f"{path.stem}  {len(loaded.messages):>4} messages  {first[:60]!r}")
+        for line in render(rows(sessions)):   # newest first
+            print(line)
         return "listed"
     if args.cont:
         if not sessions:
             raise UsageError("no session to continue in this project")
         path = sessions[0]
     else:
-        path = state_dir(root) / "sessions" / f"{args.resume}.jsonl"
-        if not path.is_file():
-            raise UsageError(f"no session {args.resume!r} (edgar -r lists them)")
+        from edgar.cli.sessions_list import find
+
+        found = find(sessions, args.resume)
+        if isinstance(found, str):
+            raise UsageError(found)
+        path = found
     loaded = load(path)
     if loaded.torn:
         print(f"edgar: skipped {len(loaded.torn)} damaged line(s) in {path.name} "
@@ -117,7 +128,24 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) 
     session_id, history = resumed if resumed else (None, None)
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify)
+    attached = attached + command_attachment(app, prompt or "")
     try:
         return asyncio.run(run_prompt(app, prompt, attached, args.output_format))
     finally:
         app.close()
+
+
+def command_attachment(app, line: str) -> list[tuple[str, str]]:
+    """A custom command's expansion as an attachment; its allowed-tools go to the gate."""
+    from edgar.cli.custom_commands import allowed_rules, resolve
+    from edgar.config import user_dir
+
+    found = resolve(line, app.root, user_dir())
+    if found is None:
+        return []
+    command, body = found
+    rules, warnings = allowed_rules(command)
+    for warning in warnings:
+        print(f"edgar: {warning}", file=sys.stderr)
+    app.session.gate.extra = rules
+    return [(f"/{command.name}", body)]

@@ -25,13 +25,15 @@ from typing import Callable, Literal, Protocol
 from edgar.bus import Bus
 from edgar.config import Settings, user_dir
 from edgar.conversation import Message
+from edgar.core.checkpoints import Checkpoints
 from edgar.core.compaction import Compactor
+from edgar.core.instructions import NestedInstructions
 from edgar.core.project import Project
 from edgar.core.reminders import PromptState
 from edgar.core.session import Session, new_id
 from edgar.core.sessionlog import SessionLog, sessions_dir
 from edgar.core.turn import AfterStop, SkillSource
-from edgar.events import Event, ModelResponded, Notice, ToolFinished, TurnFinished
+from edgar.events import Event, ModelResponded, Notice, ToolFinished, TurnFinished, TurnStarted
 from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
@@ -107,10 +109,34 @@ def open_project(root: Path, settings: Settings) -> Project:
     return Project(root=root, settings=settings, redact=redact)
 
 
+def permission_gate(root: Path, settings: Settings, bus: Bus,
+                    confirm: Confirm | None) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules; an "always" rule is saved to the user config."""
+    from edgar.tools.permission_config import load_rules, save_allow_rule
+
+    user_config = user_dir() / "config.toml"
+    from edgar.sandbox.trust import trusted
+
+    rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
+    if rules.ignored:
+        print(f"edgar: ignoring the project's [permissions] allow rules until you trust the "
+              f"project (edgar trust): {', '.join(rules.ignored)}", file=sys.stderr)
+
+    def save(rule: str) -> str | None:
+        problem = save_allow_rule(user_config, rule)
+        bus.publish(Notice(level="warning" if problem else "info",
+                           message=problem or f"saved allow rule `{rule}` to {user_config}"))
+        return problem
+
+    return PermissionGate(settings.permission_mode, confirm, allow=rules.allow,
+                          deny=rules.deny, root=root, save=save)
+
+
 def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           session_id: str | None = None, history: list[Message] | None = None,
           no_history: bool = False, no_verify: bool = False,
-          learning: bool = True) -> App:
+          learning: bool = True,
+          on_output: Callable[[str, str], None] | None = None) -> App:
     project = open_project(root, settings)
     state = project.ensure_state()
     sid = session_id or new_id()
@@ -138,13 +164,19 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
 
         verifier = Verifier(settings.verify)
     after_stop: list[AfterStop] = [verifier] if verifier is not None else []
-    sandbox = session_sandbox(root, bus, sid)
+    nested = NestedInstructions(root, Path.cwd())   # instruction files of touched dirs
+    nested.already_seen(m.text() for m in history or [])
+    checkpoints = Checkpoints(root, state, sid)
+    sandbox = session_sandbox(root, settings, bus, sid)
     session = Session(root=root, settings=settings, bus=bus, provider=provider,
-                      tools=default_tools(), gate=PermissionGate(settings.permission_mode, confirm),
+                      tools=default_tools(), gate=permission_gate(root, settings, bus, confirm),
                       id=sid, messages=list(history or []), log=log, memory=memory,
                       skills=skills, compactor=compactor, before_step=[compactor],
-                      after_stop=after_stop, sandbox=sandbox, prompt=prompt)
+                      after_stop=after_stop, sandbox=sandbox, prompt=prompt, nested=nested,
+                      checkpoints=checkpoints,
+                      display_output=on_output)   # a running command's output, as it comes
     bus.subscribe(Event, log.on_event)
+    bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)
     bus.subscribe(ModelResponded, compactor.on_response)
     if verifier is not None:
@@ -161,12 +193,15 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     return app
 
 
-def session_sandbox(root: Path, bus: Bus, session_id: str) -> SessionSandbox:
+def session_sandbox(root: Path, settings: Settings, bus: Bus,
+                    session_id: str) -> SessionSandbox:
     """How this session's commands run; the first one announces the layers (a Notice)."""
     from edgar.sandbox import Policy
 
     def policy() -> Policy:
-        return Policy.for_project(root)
+        box = settings.sandbox
+        return Policy.for_project(root, mode=box.mode, network=box.network,
+                                  extra_writable=tuple(os.path.expanduser(p) for p in box.writable))
 
     def announce(level: Literal["info", "warning"], message: str) -> None:
         bus.publish(Notice(level=level, message=message, session_id=session_id))

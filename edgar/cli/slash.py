@@ -82,6 +82,9 @@ async def run(host: Host, line: str) -> None:
 def _help(host: Host, arg: str) -> None:
     for cmd in COMMANDS.values():
         host.say(f"  {cmd.usage:<18} {cmd.help}")
+    custom = getattr(host, "custom_commands", None)
+    for name, where, description in (custom() if custom else []):
+        host.say(f"  /{name:<17} {description} ({where})")
     host.say("  Enter sends · Esc-Enter new line · Up/Ctrl-R history · @path attaches a file")
     host.say("  Esc or Ctrl-C interrupts a turn · typing while it works queues your lines")
     host.say("  Ctrl-C twice on an empty prompt, or Ctrl-D, exits")
@@ -214,3 +217,44 @@ def _skill(host: Host, arg: str) -> None:
         host.say(f"no skill {arg!r} (/skills lists them)", "red")
         return
     host.say(f"skill {arg} will be in the next model call", "dim")
+
+
+@command("undo", "/undo [N]", "put back the files the last (N) turns changed", idle_only=True)
+async def _undo(host: Host, arg: str) -> None:
+    from edgar.core.checkpoints import describe
+
+    store = host.app.session.checkpoints
+    if store is None:
+        host.say("checkpoints are not available", "yellow")
+        return
+    if arg and (not arg.isdigit() or int(arg) < 1):
+        host.say("usage: /undo [N] — N turns, at least 1", "yellow")
+        return
+    done = await store.undo(int(arg or 1), session=host.app.session.id)
+    if not done:
+        host.say("nothing to undo: no turn of this session has changed files", "yellow")
+        return
+    lines = describe(done)
+    host.say(f"undid {len(done)} turn{'s' * (len(done) != 1)}:", "bold")
+    for line in lines:
+        host.say(f"  {line}")
+    note = getattr(host, "note_for_model", None)
+    if note is not None:  # the model must not go on believing its edits are still there
+        note("The user ran /undo; these files are back as they were before your change: "
+             + "; ".join(lines))
+
+
+@command("diff", "/diff", "this session's changes as a unified diff")
+async def _diff(host: Host, arg: str) -> None:
+    store = host.app.session.checkpoints
+    if store is None:
+        host.say("checkpoints are not available", "yellow")
+        return
+    text = await store.diff()
+    if not text:
+        host.say("no changes in this session (or all undone)", "dim")
+        return
+    for row in text.splitlines():
+        style = ("bold" if row.startswith(("---", "+++")) else
+                 {"+": "green", "-": "red", "@": "cyan"}.get(row[:1], ""))
+        host.say(row, style)

@@ -13,6 +13,9 @@ Guarantees (ADR-0020):
 - The session log keeps every earlier line; a ``compacted`` mark holds the new view, which
   is what ``sessionlog.load`` restores. ``Compacted(tokens_before, tokens_after)`` follows.
 - A failed or empty summary changes nothing (a warning Notice says so); it never ends a turn.
+- Nothing is compacted unless it saves at least ``MIN_SAVING`` of the context: skipped up
+  front when the older part is smaller than that, and undone (the conversation kept as it
+  was, and said) when the summary turns out not to save that much.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
 DEFAULT_WINDOW = 128_000      # for a model the price table does not know (context.window overrides)
 SUMMARY_MAX_TOKENS = 4096
 MIN_GAIN = 0.25               # automatic compaction must be able to summarise this share
+MIN_SAVING = 0.10             # any compaction, /compact too, must save this share or not happen
 TOOL_RESULT_CHARS = 1_500     # per tool result inside the transcript the summariser reads
 HEADER = ("[Summary of the earlier conversation, written by the model when the context was "
           "compacted. The session log keeps the full transcript.]\n\n")
@@ -153,7 +157,13 @@ class Compactor:
             return None
         before = self.tokens(session, skills)
         older, kept = session.messages[:cut], session.messages[cut:]
-        if self.ledger.messages_tokens(older) < min_gain * before:
+        older_tokens = self.ledger.messages_tokens(older)
+        if min_gain < MIN_SAVING and older_tokens < MIN_SAVING * before:
+            publish(Notice(level="info", message=(
+                f"not compacting: the older messages are ≈{older_tokens} of ≈{before} tokens, "
+                f"under {MIN_SAVING:.0%}; a summary would save almost nothing"), **where))
+            return None
+        if older_tokens < min_gain * before:
             if self._said_no_gain != where["turn_id"]:
                 self._said_no_gain = where["turn_id"]
                 publish(Notice(level="warning", message=(
@@ -185,8 +195,15 @@ class Compactor:
             kept = [Message("user", [head, *kept[0].content]), *kept[1:]]
         else:
             kept = [Message("user", [head]), *kept]
+        previous = list(session.messages)
         session.messages[:] = kept
         after = self.tokens(session, skills)
+        if before - after < MIN_SAVING * before:
+            session.messages[:] = previous
+            publish(Notice(level="warning", message=(
+                f"the summary would take the context from ≈{before} to ≈{after} tokens, "
+                f"under {MIN_SAVING:.0%} saved: the conversation is kept as it was"), **where))
+            return None
         if session.log is not None:
             session.log.mark("compacted", messages=[m.to_json() for m in session.messages],
                              summarised=len(older), tokens_before=before, tokens_after=after)

@@ -15,8 +15,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Protocol
 
-INSTRUCTION_FILES = ("AGENTS.md", "EDGAR.md")
-MAX_INSTRUCTIONS = 20_000
+from edgar.core.instructions import project_instructions
 
 BASE = """You are edgar, a coding agent working in the user's repository from their terminal.
 Use the tools to read, search, edit and run things; prefer small, verifiable steps; read a file
@@ -41,17 +40,8 @@ def _system_name() -> str:
     return platform.system()
 
 
-def project_instructions(root: Path) -> str:
-    parts = []
-    for name in INSTRUCTION_FILES:
-        path = root / name
-        if path.is_file():
-            text = path.read_text(encoding="utf-8", errors="replace")[:MAX_INSTRUCTIONS]
-            parts.append(f"<{name}>\n{text.strip()}\n</{name}>")
-    return "\n\n".join(parts)
-
-
-def system_prompt(root: Path, facts: Iterable[str | FactLike] = (), skills: Iterable[tuple[str, str]] = (),
+def system_prompt(root: Path, facts: Iterable[str | FactLike] = (),
+                  skills: Iterable[tuple[str, str]] = (),
                   today: datetime.date | None = None) -> str:
     day = (today or datetime.date.today()).isoformat()
     sections = [BASE, f"Project root: {root}\nPlatform: {_system_name()}\nToday: {day}"]

@@ -17,9 +17,9 @@ from typing import Callable
 from pydantic import ValidationError
 
 from edgar.conversation import ToolResultBlock
-from edgar.events import ErrorRecord, Event, ToolFinished, ToolProposed
+from edgar.events import ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed
 from edgar.providers.base import ToolCall
-from edgar.tools.base import Tool, ToolContext, ToolFailure, validation_text
+from edgar.tools.base import Tool, ToolContext, ToolFailure, resolve, validation_text
 
 
 def _os_kind(exc: OSError) -> str:
@@ -28,6 +28,51 @@ def _os_kind(exc: OSError) -> str:
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return "permission_denied"
     return "io_error"
+
+
+class _Progress:
+    """Forwards a call's output to the display sink; publishes counts (never text)."""
+
+    EVERY = 0.25   # seconds between ToolOutput events
+
+    def __init__(self, call_id: str, tool: str, ctx: ToolContext,
+                 publish: Callable[[Event], None], where: dict):
+        self.call_id, self.tool, self.sink = call_id, tool, ctx.on_output
+        self.publish, self.where = publish, where
+        self.lines = self.size = 0
+        self.last = 0.0
+
+    def feed(self, text: str) -> None:
+        if not text:
+            return
+        self.lines += text.count("\n")
+        self.size += len(text.encode("utf-8", "replace"))
+        if self.sink is not None:
+            self.sink(self.call_id, text)
+        now = time.monotonic()
+        if now - self.last >= self.EVERY:
+            self.last = now
+            self.publish(ToolOutput(call_id=self.call_id, tool=self.tool, lines=self.lines,
+                                    size=self.size, **self.where))
+
+
+async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext, path: object):
+    """Run the tool, telling the checkpoint recorder first (and after a shell command)."""
+    guard = ctx.checkpoint
+    if guard is None or tool.access not in ("write", "shell"):
+        return await tool.run(parsed, ctx)
+    if tool.access == "write":
+        if isinstance(path, str) and path:
+            guard.before_write(path)
+        return await tool.run(parsed, ctx)
+    await guard.before_shell()
+    try:
+        return await tool.run(parsed, ctx)
+    finally:
+        try:
+            await guard.after_shell()
+        except Exception:  # noqa: BLE001 — listing changes must never fail the call
+            pass
 
 
 async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
@@ -48,11 +93,19 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
             parsed = tool.Args.model_validate(call.input)
         except ValidationError as exc:
             raise ToolFailure("validation", validation_text(exc)) from None
+        path = getattr(parsed, "path", None)
+        if isinstance(path, str) and path:
+            resolve(ctx, path)  # outside the root: refused before asking, never ask-then-deny
         if ctx.permission is not None:
-            refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(call.input))
+            refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(call.input),
+                                                 call.input)
             if refusal:
                 raise ToolFailure("denied", refusal)
-        outcome = await tool.run(parsed, ctx)
+        ctx.output = _Progress(call.id, call.name, ctx, publish, where).feed
+        try:
+            outcome = await _run_recorded(tool, parsed, ctx, path)
+        finally:
+            ctx.output = None
         files = outcome.files
         block = ToolResultBlock(call.id, outcome.content)
     except ToolFailure as exc:

@@ -39,6 +39,9 @@ def _where(session: Session, turn: Turn) -> dict[str, Any]:
 def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str = "") -> Message:
     blocks: list[Block] = [TextBlock(text)] if text.strip() else []
     for source, body in attachments:
+        if source.startswith("/"):  # a custom command's expansion (cli/custom_commands.py)
+            blocks.append(TextBlock(f'<command name="{source[1:]}">\n{body}\n</command>'))
+            continue
         tag = "stdin" if source == "stdin" else "file"
         attr = "" if source == "stdin" else f' path="{source.lstrip("@")}"'
         blocks.append(TextBlock(f"<{tag}{attr}>\n{body}\n</{tag}>"))
@@ -130,6 +133,10 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
         if calls:
             results = await _run_tools(session, turn, calls, where)
             blocks: list[Block] = list(results)
+            if turn.depth == 0 and session.nested is not None:  # core/instructions.py
+                note = session.nested.for_calls(calls)
+                if note:
+                    blocks.append(TextBlock(note))
             if turn.depth == 0:
                 burst = _deliver_queue(session, turn, where)
                 if burst:
@@ -214,7 +221,8 @@ def _tool_context(session: Session, turn: Turn) -> ToolContext:
     tools = session.settings.tools
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
-                      depth=turn.depth, permission=session.gate, sandbox=session.sandbox)
+                      depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
+                      checkpoint=session.checkpoints, on_output=session.display_output)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)
@@ -240,7 +248,7 @@ def _keep_partial(turn: Turn, history: list[Message], append: Append, note: str)
     if turn.reply is not None:
         # a cut response: its text (and signed thinking) is kept; its tool calls are not,
         # since they never completed and never ran
-        blocks = [b for b in turn.reply.blocks() if not isinstance(b, ToolUseBlock)]
+        blocks: list[Block] = [b for b in turn.reply.blocks() if not isinstance(b, ToolUseBlock)]
         partial = turn.reply.text()
         turn.reply = None
         if partial.strip():

@@ -90,15 +90,19 @@ async def model_call(session: Session, request: ModelRequest, where: dict[str, A
         publish(TextDelta(text="\n", **where))
     model = finished.model if finished and finished.model else session.provider.model
     usage = finished.usage if finished else Usage(reported=False)
-    cost = _account(session, turn, model, usage, where)
+    cost = _account(session, turn, model, usage, where,
+                    finished.billed_usd if finished else None)
     return Response(reply, finished, model, usage, cost)
 
 
 def _account(session: Session, turn: Turn | None, model: str, usage: Usage,
-             where: dict[str, Any]) -> float | None:
-    """Add one response's usage and cost to the turn and the session, and publish it."""
+             where: dict[str, Any], billed: float | None = None) -> float | None:
+    """Add one response's usage and cost to the turn and the session, and publish it. The price
+    table decides the cost; a server's own figure (OpenRouter) fills in when it has no price."""
     publish = session.bus.publish
     cost = prices.cost(model, usage)
+    if cost is None and billed is not None:
+        cost = billed
     session.usage = session.usage + usage
     if cost is None:
         session.cost_known = False

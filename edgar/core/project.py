@@ -11,6 +11,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -28,6 +29,7 @@ history.*.md
 sessions/
 input_history
 import/
+checkpoints/
 """
 
 
@@ -44,9 +46,10 @@ def state_dir(root: Path) -> Path:
 
 
 def ensure_state_dir(root: Path) -> Path:
-    """Create ``.edgar/`` (and its .gitignore) on first use."""
+    """Create ``.edgar/`` (and its .gitignore) on first use; it is 0700, also when it existed."""
     path = state_dir(root)
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
     ignore = path / ".gitignore"
     if not ignore.exists():
         ignore.write_text(GITIGNORE, encoding="utf-8")

@@ -28,11 +28,13 @@ class Reply:
     _text: list[str] = field(default_factory=list)       # the open text block
     _thinking: list[str] = field(default_factory=list)   # the open thinking block
     calls: list[ToolCall] = field(default_factory=list)
+    _shown: list[str] = field(default_factory=list)      # every text chunk, as streamed
 
     def feed(self, item: StreamEvent) -> None:
         if isinstance(item, TextChunk):
             self._close_thinking()
             self._text.append(item.text)
+            self._shown.append(item.text)
         elif isinstance(item, ThinkingChunk):
             self._close_text()
             self._thinking.append(item.text)
@@ -68,6 +70,5 @@ class Reply:
         return list(self._blocks)
 
     def text(self) -> str:
-        """The answer text so far (every text block), for display and the turn's result."""
-        done = "".join(b.text for b in self._blocks if isinstance(b, TextBlock))
-        return done + "".join(self._text)
+        """The answer text so far exactly as it streamed (what the person saw)."""
+        return "".join(self._shown)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from edgar.bus import Bus
 from edgar.config import Settings
@@ -23,7 +23,9 @@ from edgar.tools.base import Tool
 from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
+    from edgar.core.checkpoints import Checkpoints
     from edgar.core.compaction import Compactor
+    from edgar.core.instructions import NestedInstructions
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import Fact, MemoryStore
     from edgar.sandbox.session import SessionSandbox
@@ -51,6 +53,9 @@ class Session:
     skills: SkillSource | None = None
     compactor: "Compactor | None" = None      # also in before_step; named for /compact
     before_step: list[BeforeStep] = field(default_factory=list)
+    nested: "NestedInstructions | None" = None   # instruction files of touched dirs
+    checkpoints: "Checkpoints | None" = None      # copies of changed files, for /undo
+    display_output: Callable[[str, str], None] | None = None  # (call id, text): the screen only
     after_stop: list[AfterStop] = field(default_factory=list)
     sandbox: "SessionSandbox | None" = None   # how this session's commands run
     cost: float = 0.0

@@ -3,7 +3,8 @@
 Guarantees:
 - Every line is one JSON object written with a single ``write`` of a complete line, so a
   crash leaves at most one torn last line; ``load`` skips (and counts) torn lines.
-- Every string in a line passes ``redact`` before it reaches the disk (design.md §3.6).
+- Every string in a line — keys of every object too — passes ``redact`` before it reaches
+  the disk (design.md §3.6). The file is 0600, also when it existed before (tightened on open).
 - Lines are ``{"kind": "event", …}`` (bus events, streamed deltas excepted),
   ``{"kind": "message", …}`` (the conversation, which is what ``-c``/``-r`` restore) or
   ``{"kind": "system", "text", "facts", "day"}`` (the session's frozen system prompt and what
@@ -20,9 +21,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from edgar.conversation import Message
-from edgar.events import Event, TextDelta, ThinkingDelta, to_dict
+from edgar.events import Event, TextDelta, ThinkingDelta, ToolOutput, to_dict
 
-SKIP = (TextDelta, ThinkingDelta)
+SKIP = (TextDelta, ThinkingDelta, ToolOutput)  # streamed pieces and progress: not kept
 
 
 def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
@@ -31,7 +32,7 @@ def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
     if isinstance(value, list):
         return [_scrub(v, redact) for v in value]
     if isinstance(value, dict):
-        return {k: _scrub(v, redact) for k, v in value.items()}
+        return {redact(k) if isinstance(k, str) else k: _scrub(v, redact) for k, v in value.items()}
     return value
 
 
@@ -39,8 +40,9 @@ class SessionLog:
     def __init__(self, path: Path, redact: Callable[[str], str]):
         self.path = path
         self._redact = redact
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.fchmod(self._fd, 0o600)
 
     def _write(self, record: dict[str, Any]) -> None:
         line = json.dumps(_scrub(record, self._redact), ensure_ascii=False) + "\n"

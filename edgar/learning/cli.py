@@ -122,7 +122,7 @@ def history(argv: list[str], open_project: ProjectOpener) -> int:
     args = p.parse_args(argv)
     project = _project(open_project)
     state, settings = project.state, project.settings
-    from edgar.learning.history import History, distill
+    from edgar.learning.history import History, distill_counted
 
     entries = History(state).entries()
     if not entries:
@@ -140,15 +140,16 @@ def history(argv: list[str], open_project: ProjectOpener) -> int:
         else:
             sys.stdout.write(text)
         return 0
-    proposals = distill(entries)
+    counted = distill_counted(entries)
+    proposals = [text for text, _ in counted]
     if not proposals:
         print(f"nothing repeats often enough in {len(entries)} entries to propose a fact")
         return 0
     stored = 0
     if not args.dry_run:
         stored = _store_proposals(project, proposals)
-    for text in proposals:
-        print(f"- {text}")
+    for text, seen in counted:
+        print(f"- {text} ({seen})")  # the evidence, shown, never part of the fact
     if args.dry_run:
         print(f"{len(proposals)} proposal(s); nothing stored (--dry-run)")
     else:
@@ -171,16 +172,18 @@ def import_(argv: list[str], open_project: ProjectOpener) -> int:
 
 def main(argv: list[str], open_project: ProjectOpener) -> int:
     """Run ``argv`` (``argv[0]`` the command) with the composition root's project opener."""
+    command, rest = (argv[0], argv[1:]) if argv else ("stats", [])
+    if command == "import":
+        # Before the settings model is imported: a re-import that finds nothing new never
+        # needs it, and importing it costs more than the rest of such a run.
+        return import_(argv, open_project)
     from edgar.config import ConfigError
 
-    command, rest = (argv[0], argv[1:]) if argv else ("stats", [])
     try:
         if command == "stats":
             return stats(rest, open_project)
         if command == "history":
             return history(rest, open_project)
-        if command == "import":
-            return import_(argv, open_project)
     except (ConfigError, _Usage) as exc:
         print(f"edgar: {exc}", file=sys.stderr)
         return 2

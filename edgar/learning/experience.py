@@ -84,6 +84,7 @@ class Recorder:
                  redact: Callable[[str], str] = lambda s: s) -> None:
         self.sinks = list(sinks)
         self.redact = redact
+        self.started_model = ""        # the model the open turn started on (TurnStarted)
         self.run: Run | None = None
         self.waiting: list[str] = []     # typed lines not yet part of a run
         self._step: list[str] = []       # depth-0 text of the current model step
@@ -97,6 +98,8 @@ class Recorder:
             return
         if kind is TurnStarted and event.depth == 0:
             self._open(event)
+            # a turn cancelled before any response still ran on this model: group it there
+            self.started_model = event.model.split(":", 1)[-1]
             return
         run = self.run
         if run is None:
@@ -160,6 +163,8 @@ class Recorder:
 
     def _finish(self, run: Run, event: TurnFinished) -> None:
         self._end_step(run)
+        if not run.model:
+            run.model = self.started_model
         run.duration = event.duration
         run.outcome = event.outcome
         if not run.turn_id:

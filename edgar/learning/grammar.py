@@ -42,7 +42,7 @@ IDIOM = re.compile(
 # Adverbs between the directive and its verb: skipped when deciding what follows.
 ADVERBS = frozenset("""
 just also please ever first explicitly carefully only properly directly manually really
-actually even still immediately strictly consistently
+actually even still immediately strictly consistently once yet
 """.split())
 
 # What follows "always"/"never" in a description of behaviour rather than a rule: a

@@ -51,7 +51,7 @@ def entry(run, redact: Callable[[str], str] = lambda s: s) -> str:
     """The six lines (and the blank separator) for one finished run."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started))
     # a name of only whitespace would fold to nothing and leave "- files:" without its value
-    named = [name for name in map(_one_line, run.files) if name]
+    named = [redact(name) for name in map(_one_line, run.files) if name]
     files = named[:MAX_FILES]
     if len(named) > MAX_FILES:
         files.append(f"and {len(named) - MAX_FILES} more")
@@ -61,8 +61,9 @@ def entry(run, redact: Callable[[str], str] = lambda s: s) -> str:
         ended += ", verify " + ("passed" if run.verify_passed else "failed")
     lines = [
         f"## {when} · session {run.session_id or '-'}",
-        f"- asked: {condense(run.prompt) or '(nothing typed)'}",
-        f"- said: {condense(run.said) or '(no answer)'}",
+        # redact first, then condense: a cut must never leave half a secret for redact to miss
+        f"- asked: {condense(redact(run.prompt)) or '(nothing typed)'}",
+        f"- said: {condense(redact(run.said)) or '(no answer)'}",
         f"- did: {run.shape}",
         f"- files: {', '.join(files) or '(none)'}",
         f"- ended: {ended}",
@@ -119,6 +120,7 @@ class History:
             if size and size + len(data) > self.cap:
                 os.replace(self.path, self.old)
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.fchmod(fd, 0o600)
             try:
                 os.write(fd, data)   # one write of the whole entry
             finally:
@@ -142,22 +144,32 @@ def _field(block: str, name: str) -> str:
 
 
 def distill(entries: list[str]) -> list[str]:
-    """Facts to propose from how often the same ``did:`` and ``files:`` lines repeat."""
+    """Facts to propose from how often the same ``did:`` and ``files:`` lines repeat.
+
+    The text is what is proposed and nothing else (no counts), so the same pattern seen
+    again is the same fact: stored once, and a rejected one stays rejected.
+    """
+    return [text for text, _ in distill_counted(entries)]
+
+
+def distill_counted(entries: list[str]) -> list[tuple[str, str]]:
+    """``distill`` with the evidence for each proposal ("4 of 6 runs"), for showing."""
     total = len(entries)
     did = Counter(_PATHISH.sub("_", _field(e, "did"))[:80] for e in entries)
     files = Counter(_PATHISH.sub("_", f)[:200] for e in entries
                     if (f := _field(e, "files")) and f != "(none)")
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for shape, n in did.most_common():
         if n < DISTILL_MIN or not shape:
             continue
+        seen = f"{n} of {total} runs"
         if shape == "answer":
-            out.append(f"Many runs here need no tools at all ({n} of {total} runs).")
+            out.append(("Many runs here need no tools at all.", seen))
         else:
-            out.append(f"Runs here are often {shape} work ({n} of {total} runs).")
+            out.append((f"Runs here are often {shape} work.", seen))
     for line, n in files.most_common():
         if n < DISTILL_MIN:
             continue
         together = " together" if "," in line else ""
-        out.append(f"Runs here often touch {line}{together} ({n} of {total} runs).")
+        out.append((f"Runs here often touch {line}{together}.", f"{n} of {total} runs"))
     return out

@@ -19,6 +19,9 @@
   when a reply's model has no price, as for edgar's own runs), outcome ``ok``.
 - ``read_marks`` never writes and creates no file: ``DrySink`` (``--dry-run``) uses it and
   opens nothing else.
+- ``dirs`` holds, per directory read to the end of every transcript in it, a digest of those
+  transcripts' (real path, size, mtime): while it matches, the importer opens none of them
+  (ADR 0054). It is saved after every file mark of the directory.
 - ``StoreSink``: a typed message's ``extract()`` result is added as ``imported`` (pending);
   a file's mark is saved only after everything read from it, so a crash loses no row and
   the keyed writes (memory by text, runs by turn, exchanges by line) make the re-read add
@@ -64,6 +67,12 @@ SCHEMA = [
         PRIMARY KEY (file, line)
     ) WITHOUT ROWID;
     CREATE INDEX exchanges_by_session ON exchanges(session_id, timestamp)
+    """,
+    # 2 (ADR 0054): a mark per directory, so a re-run over an unchanged tree opens no file.
+    """
+    CREATE TABLE dirs (
+        path TEXT PRIMARY KEY, digest TEXT NOT NULL, updated REAL NOT NULL
+    ) WITHOUT ROWID
     """,
 ]
 
@@ -149,14 +158,44 @@ def exchange_row(ex: Exchange, redact: Callable[[str], str]) -> dict:
     }
 
 
+def _stored(path: str) -> str:
+    """A path as the store keeps it: redacted, like every other text (a directory name can
+    hold a token). Patterns only, no settings to load: a re-run stays cheap."""
+    from edgar.redact import redact
+
+    return redact(path)
+
+
+class _ByPath(dict):
+    """Marks keyed by stored (redacted) path, looked up by the real one."""
+
+    def get(self, path, default=None):  # type: ignore[override]
+        return super().get(_stored(path), default)
+
+
 class ImportStore(DB):
-    """``.edgar/imports.db``: scan marks and exchanges of imported transcripts."""
+    """``.edgar/imports.db``: scan marks and exchanges of imported transcripts. Paths are
+    stored redacted (``_stored``) and looked up the same way."""
 
     SCHEMA = SCHEMA
 
     def marks(self) -> dict[str, ScanMark]:
         rows = self.query("SELECT path, mark FROM files")
         return {r["path"]: m for r in rows if (m := _parse_mark(r["mark"])) is not None}
+
+    def mark(self, path: str) -> ScanMark | None:
+        """One file's mark (None: never read, or no longer parses)."""
+        rows = self.query("SELECT mark FROM files WHERE path = ?", (_stored(path),))
+        return _parse_mark(rows[0]["mark"]) if rows else None
+
+    def dirs(self) -> dict[str, str]:
+        """Directory -> digest of its transcripts' (path, size, mtime) when last read whole."""
+        return {r["path"]: r["digest"] for r in self.query("SELECT path, digest FROM dirs")}
+
+    def save_dir(self, path: str, digest: str) -> None:
+        with self.write() as conn:
+            conn.execute("INSERT OR REPLACE INTO dirs(path, digest, updated) VALUES (?, ?, ?)",
+                         (_stored(path), digest, time.time()))
 
     def save(self, rows: Iterable[dict], file: str | None = None,
              mark: ScanMark | None = None) -> None:
@@ -165,13 +204,13 @@ class ImportStore(DB):
             conn.executemany(UPSERT, rows)
             if file is not None and mark is not None:
                 conn.execute("INSERT OR REPLACE INTO files(path, mark, updated) VALUES (?, ?, ?)",
-                             (file, mark.to_json(), time.time()))
+                             (_stored(file), mark.to_json(), time.time()))
 
 
-def read_marks(path: Path) -> dict[str, ScanMark]:
-    """The marks in ``path`` without writing anything; {} when there is no store yet."""
+def read_marks(path: Path) -> tuple[dict[str, ScanMark], dict[str, str]]:
+    """File and directory marks in ``path`` without writing anything; empty without a store."""
     if not path.is_file():
-        return {}
+        return {}, {}
     # Without a live -wal file the database file is complete, and ``immutable`` keeps SQLite
     # from creating -wal/-shm files just to read it; with one, a writer is at work and its
     # files exist already.
@@ -179,21 +218,36 @@ def read_marks(path: Path) -> dict[str, ScanMark]:
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro{'' if live else '&immutable=1'}", uri=True)
     except sqlite3.Error:
-        return {}
+        return {}, {}
     try:
         rows = conn.execute("SELECT path, mark FROM files").fetchall()
+        try:
+            dirs = dict(conn.execute("SELECT path, digest FROM dirs").fetchall())
+        except sqlite3.Error:   # a store from before directory marks
+            dirs = {}
     except sqlite3.Error:       # a store from before this table, or not ours
-        return {}
+        return {}, {}
     finally:
         conn.close()
-    return {p: m for p, text in rows if (m := _parse_mark(text)) is not None}
+    return {p: m for p, text in rows if (m := _parse_mark(text)) is not None}, dirs
+
+
+class _Marks:
+    """File marks read one at a time (a re-run over an unchanged tree reads none)."""
+
+    def __init__(self, store: ImportStore) -> None:
+        self.store = store
+
+    def get(self, path: str) -> ScanMark | None:
+        return self.store.mark(path)
 
 
 class DrySink:
     """Counts what an import would propose; writes nothing."""
 
     def __init__(self, state: Path) -> None:
-        self.marks = read_marks(state / "imports.db")
+        marks, dirs = read_marks(state / "imports.db")
+        self.marks, self.dirs = _ByPath(marks), _ByPath(dirs)
         self.facts: set[str] = set()
 
     def typed(self, t: Typed) -> None:
@@ -207,6 +261,9 @@ class DrySink:
     def done(self, file: str, result: ScanResult | None) -> None:
         """No mark to save."""
 
+    def dir_done(self, path: str, digest: str) -> None:
+        """No mark to save."""
+
     def close(self) -> None:
         """Nothing open."""
 
@@ -216,19 +273,48 @@ class DrySink:
 
 
 class StoreSink:
-    """Stores proposals, runs and exchanges; a file's mark only after its rows."""
+    """Stores proposals, runs and exchanges; a file's mark only after its rows.
 
-    def __init__(self, project: Project) -> None:
-        state = project.ensure_state()
-        self.redact = project.redact
-        self.memory = project.memory()
-        self.experience = Experience(state / "experience.db", redact=self.redact)
-        self.store = ImportStore(state / "imports.db")
-        self.marks = self.store.marks()
+    The redactor and the memory and telemetry stores are opened on first use, and
+    ``project`` (a function: opening it loads the settings, which costs) is called only then:
+    a re-run that finds nothing new opens only ``imports.db``.
+    """
+
+    def __init__(self, root: Path, project: Callable[[], Project]) -> None:
+        from edgar.core.project import ensure_state_dir
+
+        self.state = ensure_state_dir(root)
+        self.project = project
+        self.store = ImportStore(self.state / "imports.db")
+        self.marks = _Marks(self.store)
+        self.dirs = _ByPath(self.store.dirs())
         self.proposals = 0
         self.runs: list[Run] = []
         self.rows: list[dict] = []
         self.fallback = time.time()
+        self._redact: Callable[[str], str] | None = None
+        self._memory = None
+        self._experience: Experience | None = None
+
+    @property
+    def redact(self) -> Callable[[str], str]:
+        if self._redact is None:
+            self._redact = self.project().redact   # the composition root's one Redactor
+        return self._redact
+
+    @property
+    def memory(self):
+        if self._memory is None:
+            from edgar.memory.store import MemoryStore
+
+            self._memory = MemoryStore(self.state / "memory.db", redact=self.redact)
+        return self._memory
+
+    @property
+    def experience(self) -> Experience:
+        if self._experience is None:
+            self._experience = Experience(self.state / "experience.db", redact=self.redact)
+        return self._experience
 
     def typed(self, t: Typed) -> None:
         fact = extract(t.text)
@@ -248,7 +334,8 @@ class StoreSink:
             self._flush()
 
     def _flush(self, file: str | None = None, result: ScanResult | None = None) -> None:
-        self.experience.insert(self.runs, replace=True)
+        if self.runs:
+            self.experience.insert(self.runs, replace=True)
         self.store.save(self.rows, file, result.mark if result else None)
         self.runs, self.rows = [], []
 
@@ -258,6 +345,12 @@ class StoreSink:
             return
         self._flush(file, result)
 
+    def dir_done(self, path: str, digest: str) -> None:
+        """Every transcript in ``path`` is read to its end: remember the directory as it was."""
+        if self.dirs.get(path) != digest:
+            self.store.save_dir(path, digest)
+
     def close(self) -> None:
-        for db in (self.memory, self.experience, self.store):
-            db.close()
+        for db in (self._memory, self._experience, self.store):
+            if db is not None:
+                db.close()

@@ -27,6 +27,7 @@ Guarantees:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sqlite3
@@ -35,7 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-from edgar.core.project import ProjectOpener
+from edgar.core.project import Project, ProjectOpener
 from edgar.learning.import_store import DrySink, StoreSink
 from edgar.transcripts.cc_projects import folders_for, projects_dir
 from edgar.transcripts.claude_code import Exchange, ScanResult, Typed, scan, summarize
@@ -102,29 +103,89 @@ def roots(paths: list[str], every: bool = False, root: Path | None = None,
     return found
 
 
-def _walk(path: Path, quiet: bool) -> Iterator[str]:
-    if not path.is_dir():
-        yield str(path)
+Entry = tuple  # (real path, size, mtime_ns): one transcript as the directory listing saw it
+
+
+def _dir(top: str, quiet: bool, real_top: str | None = None) -> Iterator[tuple[str, list[Entry]]]:
+    """(real directory, its ``*.jsonl`` files), then each subdirectory's, in sorted order.
+
+    Like ``os.walk``: a symlink to a file is read, a symlinked directory is not entered. So
+    only the top is resolved: below it, a directory's real path is its parent's plus its
+    name, and only files that are themselves symlinks are resolved again.
+    """
+    try:
+        with os.scandir(top) as it:
+            listing = sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        if not quiet:
+            _walk_error(exc)
         return
-    for top, dirs, files in os.walk(path, onerror=None if quiet else _walk_error):
-        dirs.sort()                    # a stable order, run after run
-        for name in sorted(files):
-            if name.endswith(".jsonl"):
-                yield os.path.join(top, name)
+    if real_top is None:
+        real_top = os.path.realpath(top)
+    files: list[Entry] = []
+    subdirs: list[tuple[str, str]] = []
+    for entry in listing:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if not entry.is_symlink():
+                subdirs.append((entry.path, os.path.join(real_top, entry.name)))
+            continue
+        if not entry.name.endswith(".jsonl"):
+            continue
+        real = os.path.realpath(entry.path) if entry.is_symlink() \
+            else os.path.join(real_top, entry.name)
+        try:
+            st = entry.stat()
+            files.append((real, st.st_size, st.st_mtime_ns))
+        except OSError:
+            files.append((real, -1, -1))    # the scan will say why it cannot be read
+    yield real_top, files
+    for sub, real_sub in subdirs:
+        yield from _dir(sub, quiet, real_sub)
+
+
+def _listings(given: list[Path], quiet: bool = False) -> Iterator[tuple[str, list[Entry]]]:
+    """Every directory's transcripts under ``given`` (a file is a directory of one), each
+    file once. Lazy, and only a hash of each path is remembered: memory does not grow with
+    the tree."""
+    seen: set[int] = set()
+    for path in given:
+        if path.is_dir():
+            listings = _dir(str(path), quiet)
+        else:
+            real = os.path.realpath(path)
+            try:
+                st = os.stat(real)
+                entry = (real, st.st_size, st.st_mtime_ns)
+            except OSError:
+                entry = (real, -1, -1)
+            listings = iter([("", [entry])])    # no directory mark for a single file
+        for top, files in listings:
+            kept = []
+            for entry in files:
+                if hash(entry[0]) not in seen:
+                    seen.add(hash(entry[0]))
+                    kept.append(entry)
+            yield top, kept
 
 
 def transcripts(given: list[Path], quiet: bool = False) -> Iterator[str]:
-    """Real paths of the transcripts under ``given``, each once, in a stable order.
+    """Real paths of the transcripts under ``given``, each once, in a stable order."""
+    for _, files in _listings(given, quiet):
+        for real, _, _ in files:
+            yield real
 
-    Lazy, and only a hash of each path is remembered: memory does not grow with the tree.
-    """
-    seen: set[int] = set()
-    for path in given:
-        for name in _walk(path, quiet):
-            real = os.path.realpath(name)
-            if hash(real) not in seen:
-                seen.add(hash(real))
-                yield real
+
+def _digest(files: list[Entry]) -> str:
+    """What a directory's transcripts looked like: changes when any is added, removed,
+    replaced, appended to or touched."""
+    h = hashlib.blake2b(digest_size=16)
+    for real, size, mtime in files:
+        h.update(f"{real}\0{size}\0{mtime}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
 
 
 def _walk_error(exc: OSError) -> None:
@@ -132,26 +193,44 @@ def _walk_error(exc: OSError) -> None:
 
 
 def main(argv: list[str], open_project: ProjectOpener) -> int:
-    from edgar.config import ConfigError, load
     from edgar.core.project import find_root, state_dir
 
     try:
         args = _parse(argv)
         root = find_root()
         given = roots(args.paths, args.all, root)
-        settings = load(root)
-    except (_Usage, ConfigError) as exc:
+    except _Usage as exc:
         print(f"edgar: {exc}", file=sys.stderr)
         return 2
     except SystemExit as exc:    # --help
         return exc.code if isinstance(exc.code, int) else 2
+
+    opened: list[Project] = []
+
+    def project() -> Project:
+        # Opened when the first row is about to be written (for the secrets the settings
+        # name): importing the settings model costs more than a re-run that finds nothing new.
+        from edgar.config import ConfigError, load
+
+        if not opened:
+            try:
+                opened.append(open_project(root, load(root)))
+            except ConfigError as exc:
+                raise _Usage(str(exc)) from None
+        return opened[0]
+
     failed: list[str] = []
+    unchanged = [0]
     try:
-        sink = DrySink(state_dir(root)) if args.dry_run else StoreSink(open_project(root, settings))
+        sink = DrySink(state_dir(root)) if args.dry_run else StoreSink(root, project)
         try:
-            summary = summarize(_scan_all(given, sink, args.typed, failed))
+            summary = summarize(_scan_all(given, sink, args.typed, failed, unchanged))
+            summary["files"] += unchanged[0]
         finally:
             sink.close()
+    except _Usage as exc:           # a config mistake: files done so far are kept
+        print(f"edgar: {exc}", file=sys.stderr)
+        return 2
     except sqlite3.Error as exc:    # disk full, a locked or damaged store: what is saved stays
         print(f"edgar: import stopped: {exc} (files done so far are kept; run it again)",
               file=sys.stderr)
@@ -185,38 +264,62 @@ def _progress(given: list[Path]) -> Iterator[Callable[[str], None]]:
         yield lambda file: bar.advance(task, size(file))
 
 
-def _scan_all(given: list[Path], sink, typed_out: bool, failed: list[str]) -> Iterator[ScanResult]:
-    """Each file's ScanResult, one at a time (so a million files cost no memory here)."""
+def _scan_all(given: list[Path], sink, typed_out: bool, failed: list[str],
+              unchanged: list[int]) -> Iterator[ScanResult]:
+    """Each file's ScanResult, one at a time (so a million files cost no memory here).
+
+    A directory whose listing matches its mark (``sink.dirs``) was read to the end of every
+    file and nothing in it changed since: its files are counted in ``unchanged[0]``, none
+    is opened (ADR 0054).
+    """
     with _progress(given) as advance:
         write = sys.stdout.write   # (after the bar starts: rich may have redirected stdout)
-        for file in transcripts(given):
-            items, result = scan(file, sink.marks.get(file)), None
-            while True:
-                try:            # only the reader is guarded: a store failure is not a bad file
-                    item = next(items)
-                except StopIteration:
-                    break
-                except OSError as exc:
-                    print(f"edgar: skipped {file}: {exc.strerror or exc}", file=sys.stderr)
-                    break
-                except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the rest
-                    failed.append(file)
-                    print(f"edgar: could not read {file}: {type(exc).__name__}: {exc} "
-                          "(a bug in edgar; please report it)", file=sys.stderr)
-                    break
-                kind = type(item)
-                if kind is Typed:
-                    sink.typed(item)
-                    if typed_out:
-                        write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
-                elif kind is Exchange:
-                    sink.exchange(item)
-                elif kind is ScanResult:
-                    result = item
-            sink.done(file, result)
-            advance(file)
-            if result is not None:
-                yield result
+        for top, files in _listings(given):
+            marked = bool(top and files)     # (a directory without transcripts has no mark)
+            digest = _digest(files) if marked else ""
+            if marked and sink.dirs.get(top) == digest:
+                for real, _, _ in files:
+                    advance(real)
+                unchanged[0] += len(files)
+                continue
+            whole = True
+            for file, _, _ in files:
+                result = _scan_one(file, sink, typed_out, write, failed)
+                sink.done(file, result)
+                advance(file)
+                if result is None:
+                    whole = False
+                else:
+                    yield result
+            if marked and whole:
+                sink.dir_done(top, digest)
+
+
+def _scan_one(file: str, sink, typed_out: bool, write, failed: list[str]) -> ScanResult | None:
+    items, result = scan(file, sink.marks.get(file)), None
+    while True:
+        try:            # only the reader is guarded: a store failure is not a bad file
+            item = next(items)
+        except StopIteration:
+            break
+        except OSError as exc:
+            print(f"edgar: skipped {file}: {exc.strerror or exc}", file=sys.stderr)
+            break
+        except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the rest
+            failed.append(file)
+            print(f"edgar: could not read {file}: {type(exc).__name__}: {exc} "
+                  "(a bug in edgar; please report it)", file=sys.stderr)
+            break
+        kind = type(item)
+        if kind is Typed:
+            sink.typed(item)
+            if typed_out:
+                write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
+        elif kind is Exchange:
+            sink.exchange(item)
+        elif kind is ScanResult:
+            result = item
+    return result
 
 
 def _report(summary: dict, args: argparse.Namespace) -> None:

@@ -78,7 +78,8 @@ def _states_a_rule(sentence: str, mark: str) -> bool:
     if directive is None:
         return False
     if directive.group().lower().startswith("remember"):
-        return not grammar.REMEMBER_REFERENCE.match(sentence)
+        said = grammar.WORD.search(sentence, directive.end())
+        return said is not None and not grammar.REMEMBER_REFERENCE.match(sentence)
     rest = sentence[directive.end():]
     for match in _AFTER_DIRECTIVE.finditer(rest):
         word = grammar.WORD.match(match.group(1))
@@ -97,6 +98,15 @@ def extract(line: str) -> str | None:
     """The rule a typed line states, as one line of plain text, or None."""
     if len(line) > PASTE:
         return None
+    fact = _rule(line)
+    # A rule read again is the same rule; where trimming a courtesy left something that
+    # reads differently ("remember that, thanks" → "remember that"), there was no rule.
+    if fact is None or _rule(fact) != fact:
+        return None
+    return fact
+
+
+def _rule(line: str) -> str | None:
     text = _plain(line)
     lead = grammar.LEAD.match(text)
     text = text[lead.end():] if lead else text

@@ -55,7 +55,7 @@ def headline(total) -> str:
             money(total.cost) + (" (some costs unknown)" if total.cost_runs < total.runs else ""))
     untimed = total.runs - total.timed
     timing = f" ({untimed} without a duration)" if untimed and total.timed else ""
-    return (f"{total.runs} runs, {seconds(_known(total))} in all, median "
+    return (f"{total.runs} run{'s' * (total.runs != 1)}, {seconds(_known(total))} in all, median "
             f"{seconds(total.median)}{timing}, {tokens(total.tokens)} tokens, {cost}; {verify}")
 
 

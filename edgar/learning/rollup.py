@@ -162,7 +162,7 @@ def day_of(started: float) -> str:
 def row(run, redact: Callable[[str], str], said_max: int) -> dict:
     """A ``Run`` as a ``runs`` row; every text a person or a model wrote is redacted."""
     return {
-        "source": run.source, "session_id": run.session_id, "turn_id": run.turn_id,
+        "source": run.source, "session_id": run.session_id, "turn_id": redact(run.turn_id),
         "started": run.started, "day": day_of(run.started),
         "asked": redact(run.prompt), "said": redact(run.said)[:said_max], "shape": run.shape,
         "tools": json.dumps(run.tools), "files": json.dumps([redact(f) for f in run.files]),
@@ -172,7 +172,7 @@ def row(run, redact: Callable[[str], str], said_max: int) -> dict:
         "cache_read_tokens": run.cache_read_tokens, "cost": run.cost,
         "duration": run.duration, "outcome": run.outcome, "verify_runs": run.verify_runs,
         "verify_passed": None if run.verify_passed is None else int(run.verify_passed),
-        "project": run.project,
+        "project": redact(run.project) if run.project else run.project,  # a path: may hold a token
     }
 
 

@@ -89,6 +89,7 @@ class MemoryStore(DB):
         clean = self.clean(text)
         if not clean:
             return None
+        source = self._redact(source)  # a path or a reference: it may hold a token too
         status = "active" if provenance in ACTIVE_FROM else "pending"
         with self.write() as conn:
             cur = conn.execute(
@@ -117,7 +118,7 @@ class MemoryStore(DB):
             conn.execute(
                 "UPDATE facts SET text = ?, sha256 = ?, status = 'active', provenance = ?,"
                 " source = ?, created = ? WHERE id = ?",
-                (clean, digest(clean), provenance, source, time.time(), row["id"]))
+                (clean, digest(clean), provenance, self._redact(source), time.time(), row["id"]))
             row = conn.execute("SELECT * FROM facts WHERE id = ?", (row["id"],)).fetchone()
         return _fact(row)
 
@@ -130,6 +131,7 @@ class MemoryStore(DB):
         clean = self.clean(text)
         if not clean:
             raise ReviewError("the new text is empty")
+        source = self._redact(source)
         with self.write() as conn:
             row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
             if row is None:

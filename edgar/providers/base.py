@@ -72,12 +72,14 @@ STOP_REASONS = ("end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal"
 class Finished:
     """The end of one response. ``stop_reason`` is neutral (``STOP_REASONS``);
     ``wire_stop_reason`` is the provider's own word (``"length"``) for messages.
-    ``usage.reported`` is False when the server sent no usage at all."""
+    ``usage.reported`` is False when the server sent no usage at all; ``billed_usd`` is the
+    server's own figure where it sends one, used when edgar's price table has no price."""
 
     stop_reason: str
     usage: Usage
     model: str = ""
     wire_stop_reason: str = ""
+    billed_usd: float | None = None   # what the server says it charged (OpenRouter's usage.cost)
 
 
 StreamEvent = Union[TextChunk, ThinkingChunk, RedactedThinking, ToolCall, Finished]

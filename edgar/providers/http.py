@@ -215,13 +215,14 @@ def _merged(events: list[StreamEvent]) -> list[StreamEvent]:
     run: list[str] = []
     kind: type | None = None
     for event in events:
-        joinable = type(event) is TextChunk or (type(event) is ThinkingChunk and not event.signature)
-        if joinable and type(event) is kind:
-            run.append(event.text)
+        text = event.text if isinstance(event, (TextChunk, ThinkingChunk)) else None
+        joinable = type(event) is TextChunk or (isinstance(event, ThinkingChunk) and not event.signature)
+        if joinable and text is not None and type(event) is kind:
+            run.append(text)
             continue
         if run:
             out.append(kind(text="".join(run)))  # type: ignore[misc]
-        run, kind = ([event.text], type(event)) if joinable else ([], None)
+        run, kind = ([text], type(event)) if joinable and text is not None else ([], None)
         if not joinable:
             out.append(event)
     if run:

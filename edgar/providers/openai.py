@@ -139,6 +139,7 @@ class _Decoder:
         self.finish_reason: str | None = None
         self.refused = False
         self.counts: dict[str, int] | None = None
+        self.billed: float | None = None
         self.calls: list[dict[str, Any]] = []
         self.slot: dict[int, int] = {}    # stream index -> position in self.calls
 
@@ -157,6 +158,8 @@ class _Decoder:
         usage = wire.take(obj, "usage", dict, "chunk")
         if usage is not None:
             self.counts = _counts(usage)     # cumulative: the latest report wins
+            # OpenRouter's usage accounting: the credits (USD) the call cost
+            self.billed = wire.take(usage, "cost", float, "chunk.usage", self.billed)
         self.model = wire.take(obj, "model", str, "chunk") or self.model
         choices = wire.take(obj, "choices", list, "chunk", [])
         if not choices:
@@ -241,7 +244,8 @@ class _Decoder:
         reason = STOP_REASONS.get(self.finish_reason, self.finish_reason)
         if self.refused:
             reason = "refusal"
-        return (Finished(reason, usage, self.model, self.finish_reason),)
+        billed = self.billed
+        return (Finished(reason, usage, self.model, self.finish_reason, billed),)
 
 
 def _counts(usage: dict[str, Any]) -> dict[str, int]:

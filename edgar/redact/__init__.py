@@ -5,6 +5,13 @@ config), `looks_secret_name`, `secret_values`, `MARK`, `FAMILIES`. Everything el
 package is private to it. The guarantees are stated in `edgar.redact.core`.
 """
 
-from edgar.redact.core import FAMILIES, MARK, Redactor, looks_secret_name, redact, secret_values
+from edgar.redact.core import (
+    FAMILIES,
+    MARK,
+    Redactor,
+    looks_secret_name,
+    redact,
+    secret_values,
+)
 
 __all__ = ["FAMILIES", "MARK", "Redactor", "looks_secret_name", "redact", "secret_values"]

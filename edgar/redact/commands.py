@@ -18,8 +18,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+from edgar.redact.text import (
+    DIGITS,
+    LOWER_CHARS,
+    PRIO_NAME,
+    PRIO_URL,
+    UPPER,
+    Span,
+    entropy,
+    lazy,
+)
 from edgar.redact.upstream import starts_with_keyword
-from edgar.redact.text import DIGITS, LOWER_CHARS, PRIO_NAME, PRIO_URL, UPPER, Span, entropy, lazy, table
 
 _USER_FLAG = lazy(
     r"""[ \t](?:-u|--user)(?:=|[ \t]+)(?P<q>["']?)(?P<u>[^\s:"'@]{1,64}):(?P<pw>[^\s"']{1,256})(?P=q)(?=\s|\Z)"""
@@ -70,46 +79,40 @@ def find_url_tokens(text: str, raw: bytes, spans: list[Span]) -> None:
         i = raw.find(b"://", i + 3)
 
 
-# Bare tokens: runs of these characters, found with a literal search in a class view.
-_TOKEN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
-_B64_EDGE = frozenset("+/=")
-_CLS = table([(_TOKEN_CHARS, ord("a"))], ord(" "))
-_MARKS = table([(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", ord("x"))], ord(" "))
-_MIN, _MAX = 32, 128
-_RUN = b"a" * _MIN
+# Bare tokens: a run standing alone in a token region (`upstream.find`'s: 16 token characters
+# in a row, a digit or a capital, not only lower-case hex); '+' or '/' before it, or '+', '/'
+# or '=' after it, make it a piece of base64.
+_BARE = lazy(r"(?<![A-Za-z0-9_+/-])[A-Za-z0-9_-]{32,128}(?![A-Za-z0-9_+/=-])")
 
 
-def find_bare_tokens(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
+def find_bare_tokens(text: str, low: bytes, regions: list[tuple[int, int]], spans: list[Span]) -> None:
     """Bare tokens, except those that start with an upstream token keyword: upstream's rule,
     entropy and allowlists have judged those (`AIzaSy…` keys Google publishes stay)."""
-    cls = raw.translate(_CLS)
-    marks = raw.translate(_MARKS)
-    n = len(cls)
-    i = cls.find(_RUN)
-    while i >= 0:
-        lo = cls.rfind(b" ", 0, i) + 1
-        hi = cls.find(b" ", i + _MIN)
-        hi = n if hi < 0 else hi
-        if lo >= 1 and text[lo - 1] == "\\" and text[lo] in "nrt":  # "\\n<token>" in JSON
-            lo += 1
-        if (hi - lo <= _MAX and marks.count(b"x", lo, hi) >= 6 and _bare_token(text, lo, hi)
-                and not starts_with_keyword(low, lo, hi)):
-            spans.append((lo, hi, "high-entropy-token", PRIO_NAME))
-        if hi >= n:
-            break
-        i = cls.find(_RUN, hi)
+    for lo, hi in regions:
+        if hi - lo < 32:
+            continue
+        for m in _BARE.finditer(text, lo, hi + 1):  # one more: the lookahead sees what ends it
+            s, e = m.span()
+            if s >= 1 and text[s - 1] == "\\" and text[s] in "nrt":  # "\\n<token>" in a JSON string
+                s += 1
+            if e - s >= 32 and _bare_token(text, s, e) and not starts_with_keyword(low, s, e):
+                spans.append((s, e, "high-entropy-token", PRIO_NAME))
 
 
 def _bare_token(text: str, lo: int, hi: int) -> bool:
-    if (lo and text[lo - 1] in "+/") or text[hi : hi + 1] in _B64_EDGE:
-        return False  # a piece of base64 ('=' before it is an assignment, after it padding)
     s = text[lo:hi]
     if s.startswith("AAAA"):  # an SSH public key, a serialized binary blob: base64 of zeros
         return False
-    if len(set(s)) < 23:  # entropy >= 4.5 needs at least 23 distinct characters
+    if len(set(s)) < 19:  # entropy >= 4.2 needs at least 19 distinct characters
         return False
     counts = Counter(s)
     digits = sum(v for c, v in counts.items() if c in DIGITS)
     up = sum(v for c, v in counts.items() if c in UPPER)
     lo_ = sum(v for c, v in counts.items() if c in LOWER_CHARS)
-    return digits >= 3 and up >= 3 and lo_ >= 3 and entropy(s, counts) >= 4.5
+    if digits >= 3 and up >= 3 and lo_ >= 3:
+        return entropy(s, counts) >= 4.5
+    # lower case and digits (Neon, Mailgun, many hex-like keys): letters past 'f' rule out a
+    # digest, few separators an identifier
+    past_f = sum(v for c, v in counts.items() if "g" <= c <= "z")
+    seps = counts["_"] + counts["-"]
+    return up == 0 and digits >= 6 and past_f >= 6 and seps <= 2 and entropy(s, counts) >= 4.2

@@ -1,35 +1,28 @@
-"""Secret redaction for every line edgar writes to disk (design §3 invariant 6).
+"""Secret redaction for every byte edgar writes to disk (design §3 invariant 6).
 
 What `redact()` guarantees:
 
-* **Exact values.** Every occurrence of a value passed in `secrets` (layer a: the values of
-  environment variables and config keys whose names look secret, see `secret_values`) becomes
-  `[REDACTED:env-secret]`, longest value first. Values shorter than 4 characters are ignored:
-  they would redact ordinary words.
-* **Token families.** Tokens of the families in `secret_rules.RULES` (layer b: AWS, GitHub,
-  GitLab, Slack, OpenAI, Anthropic, Stripe … well over a hundred services), JWTs, Discord bot
-  tokens, PEM and PuTTY private-key blocks (the whole block), the password of
-  `scheme://user:password@host` (scheme, user and host are kept), and values assigned to
-  secret-looking names (`password=…`, `"api_key": "…"`, `export GITHUB_TOKEN=…`,
-  `Authorization: Bearer …`, `--password …`, `<password>…</password>`) become
-  `[REDACTED:<family>]`, e.g. `[REDACTED:github-token]`.
-* **Look-alikes stay.** Git SHAs, sha256 digests, UUIDs, base64 in code, `sk-learn`,
-  `task-123`, `token_count = 42`, `password_reset_url = …`, URLs without a password come back
-  byte for byte. A hex or UUID value is redacted only when assigned to a name that says it is a
-  key, token, secret or password — never on its own.
+* **Exact values.** Every occurrence of a value passed in `secrets` (the values of environment
+  variables and config keys whose names look secret, see `secret_values`) becomes
+  `[REDACTED:env-secret]`, longest value first. Values shorter than 4 characters are ignored.
+* **Upstream token rules.** Tokens gitleaks' default rules find (`edgar.redact.upstream`,
+  pinned in `gitleaks_rules.json`, ADR 0030) become `[REDACTED:<rule id>]`, e.g.
+  `[REDACTED:github-pat]` — also glued to a word on their left (`creds_AKIA…`, `%20ghp_…`).
+* **What scanners miss.** Values assigned to secret-looking names, also unquoted
+  (`DB_PASSWORD=MySecret2024`), env-dump lines, command-line credentials (`curl -u user:pw`,
+  `mysql -pPW`), URL passwords and userinfo tokens, PEM and PuTTY key blocks (whole, also cut
+  short), bare high-entropy tokens.
+* **Look-alikes stay.** Git SHAs, sha256 digests, UUIDs, base64 in code, `password` as a word
+  (`get_password_hash`, `docs/password-reset.md`), placeholders come back byte for byte.
 * **Idempotent.** `redact(redact(x)) == redact(x)` for every `x`: no rule matches a marker, and
-  a line that gained a marker is checked again until it stops changing (a replaced neighbour
-  can open a word boundary).
-* **Pure and fast.** No I/O, no state; every pattern is compiled once, on first use. Byte-level
-  searches that run at memchr speed find the few places worth a regular expression
-  (`bench/redact.py` reports the throughput).
+  a line that gained a marker is checked again until it stops changing.
+* **Pure.** No I/O, no state; every pattern is compiled once, on first use
+  (`bench/redact.py` reports the throughput, `bench/redact_quality.py` recall and false
+  positives).
 
 `Redactor` binds a set of exact values once: `Redactor.from_environ()` at start-up, then
-`redactor(line)` for each durable line.
-
-The work is split by how a secret is found: `redact_tokens` by its shape (token families, key
-blocks), `redact_assign` by where it sits (assignments to secret-looking names, URL passwords).
-This module holds the public API: exact values, merging the spans into markers, settling.
+`redactor(line)` for each durable line. This module merges the spans every finder reports into
+markers; the finders live in `upstream`, `assign`, `commands` and `blocks`.
 """
 
 from __future__ import annotations
@@ -39,10 +32,25 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from edgar.redact import upstream
-from edgar.redact.assign import MARK_HEAD, OPERATOR_BYTES, find_assignments, find_url_passwords
+from edgar.redact.assign import (
+    MARK_HEAD,
+    OPERATOR_BYTES,
+    find_assignments,
+    find_url_passwords,
+)
 from edgar.redact.blocks import find_key_blocks
-from edgar.redact.commands import find_bare_tokens, find_command_credentials, find_url_tokens
-from edgar.redact.names import NAME_KINDS, SERVICE_ALIASES, SERVICES, looks_secret_name, service_family
+from edgar.redact.commands import (
+    find_bare_tokens,
+    find_command_credentials,
+    find_url_tokens,
+)
+from edgar.redact.names import (
+    NAME_KINDS,
+    SERVICE_ALIASES,
+    SERVICES,
+    looks_secret_name,
+    service_family,
+)
 from edgar.redact.text import LOWER, PRIO_ENV, Span
 
 __all__ = ["FAMILIES", "MARK", "Redactor", "looks_secret_name", "redact", "secret_values"]
@@ -160,15 +168,15 @@ class Redactor:
         raw = text.encode("ascii", "replace")  # one '?' per non-ASCII character: same offsets
         if b"PRIVATE KEY" in raw or b"PuTTY-User-Key-File" in raw:
             find_key_blocks(text, spans)
-        upstream.find(text, raw, spans)
         low = raw.translate(LOWER)
+        regions = upstream.find(text, raw, low, spans)
         if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment
             find_assignments(text, low, spans)
         if b"://" in raw:
             find_url_passwords(text, raw, spans)
             find_url_tokens(text, raw, spans)
         find_command_credentials(text, raw, low, spans)
-        find_bare_tokens(text, raw, low, spans)
+        find_bare_tokens(text, low, regions, spans)
         return spans
 
 

@@ -24,10 +24,12 @@ import json
 import re
 from bisect import bisect_right
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import NamedTuple
 
-from edgar.redact.text import LOWER, PRIO_TOKEN, Span, entropy, table, trie
+from edgar.redact.text import PRIO_TOKEN, Span, entropy, lazy, table, trie
+
+_TABLE = Path(__file__).with_name("gitleaks_rules.json")
 
 # Upstream rules edgar runs its own finder for instead: `private-key` needs the END line, and
 # edgar.redact.blocks also takes a block cut short; `generic-api-key` (any name with key, token,
@@ -56,7 +58,7 @@ class Allow(NamedTuple):
 class Rule:
     """One upstream rule, compiled on first use."""
 
-    __slots__ = ("id", "pattern", "keywords", "threshold", "group", "context", "_lists", "_rx", "_allow")
+    __slots__ = ("_allow", "_lists", "_rx", "context", "group", "id", "keywords", "pattern", "threshold")
 
     def __init__(self, raw: dict) -> None:
         self.id: str = raw["id"]
@@ -122,8 +124,8 @@ def _allowlists(raw: list[dict]) -> tuple[Allow, ...]:
 class Table(NamedTuple):
     commit: str
     rules: tuple[Rule, ...]
-    token_kw: re.Pattern[bytes]
-    context_kw: re.Pattern[bytes]
+    token_kw: lazy  # compiled on first use: edgar's start does not pay for it
+    context_kw: lazy
     by_keyword: dict[bytes, tuple[Rule, ...]]
     global_lists: list[dict]
     line_rules: tuple[tuple[bytes, tuple[Rule, ...]], ...]
@@ -151,7 +153,7 @@ SUPPLEMENT = (
 
 @cache
 def load() -> Table:
-    raw = json.loads(resources.files("edgar.redact").joinpath("gitleaks_rules.json").read_text("utf-8"))
+    raw = json.loads(_TABLE.read_text("utf-8"))
     every = tuple(Rule(r) for r in (*raw["rules"], *SUPPLEMENT) if r["id"] not in REPLACED)
     # Rules spanning a command line (`curl … -u user:pw`): their keyword is a word of its own.
     lines = [r for r in every if ".*" in r.pattern]
@@ -166,8 +168,10 @@ def load() -> Table:
         for k in r.keywords:
             by_kw.setdefault(k.encode(), []).append(r)
             (context_words if r.context else token_words).add(k)
+    # A lookahead: hits may overlap (`ABsk-ant-…` holds `absk` and `sk-ant-`), each is reported.
     return Table(
-        raw["commit"], every, re.compile(trie(token_words).encode()), re.compile(trie(context_words).encode()),
+        raw["commit"], every, lazy(b"(?=(" + trie(token_words).encode() + b"))"),
+        lazy(b"(?=(" + trie(context_words).encode() + b"))"),
         {k: tuple(v) for k, v in by_kw.items()}, raw["global_allowlists"],
         tuple((k, tuple(v)) for k, v in line_rules.items()),
     )
@@ -200,7 +204,7 @@ _HEX = table([(b"0123456789abcdef-", ord(" "))], ord("y"))
 _MARKS = table([(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", ord("x"))], ord(" "))
 # A view for values after an operator: 'o' an operator, 'q' what may sit between it and the
 # value (upstream's `[\x60'"\\s=]{0,5}`), 'a' a core character.
-_OPVIEW = table([(b"=:>,|", ord("o")), (b"`'\" \t", ord("q")), (_CORE, ord("a")), (b"0123456789", ord("d")),
+_OPVIEW = table([(b"=:>,|?", ord("o")), (b"`'\" \t", ord("q")), (_CORE, ord("a")), (b"0123456789", ord("d")),
                  (b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", ord("c"))], ord(" "))
 # What upstream lets stand between a keyword and the operator: the name, spaces, quotes.
 _NAMEVIEW = table([(_CORE + b" \t'\"", ord("a"))], ord(" "))
@@ -215,13 +219,29 @@ def _name_start(cls_name: bytes, p: int, floor: int) -> int:
     return cls_name.rfind(b" ", max(floor, p - 50), p) + 1 or max(floor, p - 50)
 
 
-def find(text: str, raw: bytes, spans: list[Span]) -> None:
-    """Append the spans of every upstream rule's secrets in `text` (`raw`: its ASCII view)."""
+def find(text: str, raw: bytes, low: bytes, spans: list[Span]) -> list[tuple[int, int]]:
+    """Append the spans of every upstream rule's secrets in `text` (`raw`: its ASCII view,
+    `low`: that lower-cased). Returns the token regions it looked at (for the bare tokens)."""
     t = load()
     cls = raw.translate(_CLS)
-    low = raw.translate(LOWER)
-    n = len(cls)
     jobs: dict[tuple[int, int, int], tuple[Rule, tuple[int, int]]] = {}
+    regions: list[tuple[int, int]] = []
+    if cls.find(_RUN) >= 0:  # no run of 10 token characters: no region, no regional rule
+        regions = _regions(text, raw, low, cls, t, jobs)
+    for word, rules in t.line_rules:
+        j = low.find(word)
+        while j >= 0:
+            line = _line(text, j, j + len(word))
+            for r in rules:
+                _add(jobs, r, line, line)
+            j = low.find(word, line[1])
+    for (_, lo, hi), (rule, line) in jobs.items():
+        rule.find(text, lo, hi, line, spans)
+    return regions
+
+
+def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict) -> list[tuple[int, int]]:
+    n = len(cls)
     # Tokens: 16 token characters in a row, a digit or a capital in the region, and a character
     # that is not lower-case hex (a digest or a UUID holds no keyword's token).
     marks, hexes = raw.translate(_MARKS), raw.translate(_HEX)
@@ -259,18 +279,10 @@ def find(text: str, raw: bytes, spans: list[Span]) -> None:
         start = _name_start(cls_name, at, line[0])
         for r in _rules_for(m, True):
             _add(jobs, r, (start, line[1]), line)
-    for word, rules in t.line_rules:
-        j = low.find(word)
-        while j >= 0:
-            line = _line(text, j, j + len(word))
-            for r in rules:
-                _add(jobs, r, line, line)
-            j = low.find(word, line[1])
-    for (_, lo, hi), (rule, line) in jobs.items():
-        rule.find(text, lo, hi, line, spans)
+    return regions
 
 
-def _hits(rx: re.Pattern[bytes], low: bytes, spans: list[tuple[int, int]], where: bool = False):
+def _hits(rx: lazy, low: bytes, spans: list[tuple[int, int]], where: bool = False):
     """Keyword hits in the given spans of `low`: one search over the spans joined by newlines
     (no keyword holds one), each hit as (span index, keyword[, offset in the text])."""
     if not spans:
@@ -283,14 +295,14 @@ def _hits(rx: re.Pattern[bytes], low: bytes, spans: list[tuple[int, int]], where
     for m in rx.finditer(joined):
         k = bisect_right(offsets, m.start()) - 1
         if where:
-            yield k, m.group(), spans[k][0] + m.start() - offsets[k]
+            yield k, m.group(1), spans[k][0] + m.start() - offsets[k]
         else:
-            yield k, m.group()
+            yield k, m.group(1)
 
 
 def starts_with_keyword(low: bytes, lo: int, hi: int) -> bool:
     """Whether a token keyword starts at `lo` (a token upstream's rules have judged)."""
-    return load().token_kw.match(low, lo, hi) is not None
+    return load().token_kw.match(low, lo, hi) is not None  # zero-width: matches only on a hit
 
 
 def _add(jobs: dict, rule: Rule, window: tuple[int, int], line: tuple[int, int]) -> None:

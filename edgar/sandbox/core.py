@@ -132,6 +132,11 @@ class Sandbox:
             out.append(Layer("mount namespace", plan.mount, "read-only: " + (
                 ", ".join(self._short(p) for p in plan.ro_binds) or "nothing to protect")
                 if plan.mount else "unavailable"))
+        elif self.backend != "bwrap":
+            out.append(Layer("pid namespace", False, "unavailable: a command's background "
+                             "processes are killed by process group only"))
+            out.append(Layer("mount namespace", False, "unavailable: a fresh /proc and "
+                             "read-only binds need it"))
         net_layer = plan.net or (self.backend == "bwrap")
         if self.policy.network:
             out.append(Layer("network", False, "open (sandbox.network = true)"))

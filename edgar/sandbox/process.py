@@ -21,7 +21,7 @@ import os
 import signal
 import subprocess
 from dataclasses import dataclass
-from typing import IO, Mapping, Sequence
+from typing import IO, Callable, Mapping, Sequence
 
 from edgar.sandbox.core import Sandbox
 from edgar.sandbox.ns import MARK, SETUP_FAILED
@@ -126,7 +126,9 @@ class Completed:
 class _Collector:
     """Reads one pipe on the event loop into a bounded head + tail."""
 
-    def __init__(self, pipe: IO[bytes], limit: int):
+    def __init__(self, pipe: IO[bytes], limit: int,
+                 on_data: Callable[[bytes], None] | None = None):
+        self.on_data = on_data   # each piece as it arrives (the REPL's live tail), or None
         self.fd = pipe.fileno()
         self.pipe = pipe
         self.half = max(limit // 2, 1)
@@ -148,6 +150,11 @@ class _Collector:
         if not data:
             self.close()
             return
+        if self.on_data is not None:
+            try:
+                self.on_data(data)
+            except Exception:  # noqa: BLE001 — showing output must never break collecting it
+                self.on_data = None
         room = self.half - len(self.head)
         if room > 0:
             self.head += data[:room]
@@ -173,13 +180,15 @@ class _Collector:
 
 async def run(argv: Sequence[str], *, sandbox: Sandbox, cwd: str | os.PathLike[str],
               env: Mapping[str, str], timeout: float, input: bytes | None = None,
-              merge_stderr: bool = True, limit: int = LIMIT) -> Completed:
-    """Run ``argv`` to completion (or ``timeout``) and collect its output."""
+              merge_stderr: bool = True, limit: int = LIMIT,
+              on_output: Callable[[bytes], None] | None = None) -> Completed:
+    """Run ``argv`` to completion (or ``timeout``) and collect its output (``on_output``
+    also sees each piece of stdout as it arrives)."""
     proc = await spawn(argv, sandbox=sandbox, cwd=cwd, env=env,
                        stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
                        stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE)
     assert proc.stdout is not None
-    out = _Collector(proc.stdout, limit)
+    out = _Collector(proc.stdout, limit, on_output)
     err = None if merge_stderr or proc.stderr is None else _Collector(proc.stderr, limit)
     collectors = [c for c in (out, err) if c is not None]
     feeder = None

@@ -5,17 +5,35 @@ Guarantees:
   also sets ``PRAGMA user_version = i + 1``, so a database is never half-migrated.
 - WAL journal, a busy timeout, and ``BEGIN IMMEDIATE`` for every write: concurrent edgar
   processes on one project wait for each other instead of failing or corrupting the file.
+- The database file and its -wal/-shm are 0600 (every store holds text from a session),
+  created so and tightened when they existed before; SQLite gives -wal/-shm the file's mode.
+- Opening never fails for contention: the WAL switch and the migrations of a brand-new file,
+  opened by many processes at once, are retried (``retry_busy``) up to the busy timeout.
 - A kill -9 at any point leaves the database consistent (SQLite's own guarantee under WAL
   with ``synchronous=NORMAL``; a committed write survives a process crash).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import ClassVar, Iterator
+from typing import Callable, ClassVar, Iterator, TypeVar
+
+T = TypeVar("T")
+
+
+def private(path: Path) -> None:
+    """Create ``path`` 0600 if missing; make it and its -wal/-shm 0600 if they exist."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            os.chmod(p, 0o600)
+        except FileNotFoundError:
+            pass
 
 
 class DB:
@@ -26,6 +44,7 @@ class DB:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            private(self.path)
         self._lock = threading.RLock()
         self.conn = sqlite3.connect(
             str(path), timeout=self.BUSY_TIMEOUT_MS / 1000, isolation_level=None,
@@ -33,6 +52,12 @@ class DB:
         )
         self.conn.row_factory = sqlite3.Row
         self.conn.execute(f"PRAGMA busy_timeout = {self.BUSY_TIMEOUT_MS}")
+        # Two connections switching a brand-new file to WAL (or migrating it) at once can get
+        # SQLITE_BUSY at once, without the busy handler: SQLite refuses to wait where waiting
+        # could deadlock. Retry the whole opening step, with backoff, up to the busy timeout.
+        retry_busy(self._open, self.BUSY_TIMEOUT_MS / 1000)
+
+    def _open(self) -> None:
         self.conn.execute("PRAGMA journal_mode = WAL")
         self.conn.execute("PRAGMA synchronous = NORMAL")
         self._migrate()
@@ -57,7 +82,8 @@ class DB:
             try:
                 yield self.conn
             except BaseException:
-                self.conn.execute("ROLLBACK")
+                if self.conn.in_transaction:  # SQLite may have rolled back already
+                    self.conn.execute("ROLLBACK")
                 raise
             else:
                 self.conn.execute("COMMIT")
@@ -78,6 +104,29 @@ class DB:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def is_busy(exc: sqlite3.OperationalError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    text = str(exc)
+    return "locked" in text or "busy" in text
+
+
+def retry_busy(step: Callable[[], T], seconds: float) -> T:
+    """``step()``, retried while SQLite says busy or locked, for up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    pause = 0.002
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc) or time.monotonic() >= deadline:
+                raise
+        # a little jitter so the processes that collided do not collide again in step
+        time.sleep(pause + (time.monotonic_ns() % 1000) / 1_000_000)
+        pause = min(pause * 2, 0.05)
 
 
 def _statements(script: str) -> list[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -86,6 +86,16 @@ class ToolOutcome:
     files: tuple[str, ...] = ()
 
 
+class ChangeRecorder(Protocol):
+    """What the harness tells before a change (core/checkpoints.py keeps copies for undo)."""
+
+    def before_write(self, path: str) -> None: ...
+
+    async def before_shell(self) -> None: ...
+
+    async def after_shell(self) -> None: ...
+
+
 @dataclass
 class ToolContext:
     root: Path
@@ -96,6 +106,10 @@ class ToolContext:
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
     permission: "PermissionGate | None" = None
+    checkpoint: ChangeRecorder | None = None
+    # where a running tool's output is shown as it arrives: (call id, text) -> None
+    on_output: Callable[[str, str], None] | None = None
+    output: Callable[[str], None] | None = None   # set by the harness for the running call
     # how commands run (edgar/sandbox); None: the default confined policy for ``root``
     sandbox: "SessionSandbox | None" = None
 

@@ -114,9 +114,11 @@ def _inside(path: Path, root: Path) -> bool:
 
 def _tracked(path: Path, root: Path) -> bool:
     try:
-        done = subprocess.run(["git", "-C", str(root), "ls-files", "--error-unmatch", "--",
-                               str(path.relative_to(root))], capture_output=True, timeout=5,
-                              stdin=subprocess.DEVNULL)
+        # edgar's own read-only question, not the model's command; fsmonitor is the one
+        # setting through which a repository's config could make ls-files run a program
+        done = subprocess.run(["git", "-c", "core.fsmonitor=false", "-C", str(root), "ls-files",
+                               "--error-unmatch", "--", str(path.relative_to(root))],
+                              capture_output=True, timeout=5, stdin=subprocess.DEVNULL)
     except (OSError, ValueError, subprocess.SubprocessError):
         return False
     return done.returncode == 0

@@ -1,13 +1,20 @@
 """read, write and edit: the file tools.
 
-Guarantees: ``write`` and ``edit`` replace a file atomically (temp file + rename), so a
-crash never leaves it half-written; ``edit`` changes nothing unless ``old_string`` occurs
-exactly once (or ``replace_all``), and says which of the two it was when it refuses.
+Guarantees:
+- ``write`` and ``edit`` replace a file atomically (temp file + rename), so a crash never
+  leaves it half-written; ``edit`` changes nothing unless ``old_string`` occurs exactly once
+  (or ``replace_all``), and says which of the two it was when it refuses. Neither writes
+  under ``.edgar/``, ``.git/`` or edgar's user dir (``resolve_for_write``).
+- ``read`` reads only regular files (a FIFO, socket or device is refused, never waited on)
+  and returns the requested window — at most ``READ_MAX_CHARS`` — without loading the rest
+  of the file; ``edit`` refuses files over ``EDIT_MAX_BYTES``.
+- File I/O runs off the event loop (``fileio.off_loop``), so Ctrl-C is never stuck behind it.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from pydantic import Field
@@ -15,17 +22,67 @@ from pydantic import Field
 from edgar.tools.base import (
     Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, rel, resolve, resolve_for_write,
 )
+from edgar.tools.fileio import SNIFF, is_binary, lines, off_loop, open_regular, text
+
+
+READ_MAX_CHARS = 100_000          # characters one read returns; the rest is offered by offset
+EDIT_MAX_BYTES = 16 * 1024 * 1024  # edit loads the file whole; past this it refuses
+COUNT_MAX_BYTES = 64 * 1024 * 1024  # how far past the window "N more lines" is counted
 
 
 def _read_text(path: Path, shown: str) -> str:
-    if not path.exists():
-        raise ToolFailure("not_found", f"{shown} does not exist")
-    if path.is_dir():
-        raise ToolFailure("not_found", f"{shown} is a directory; use glob to list it")
-    data = path.read_bytes()
-    if b"\0" in data[:8192]:
+    """A whole (bounded) text file, for edit."""
+    with open_regular(path, shown) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > EDIT_MAX_BYTES:
+            raise ToolFailure("validation", f"{shown} is {size:,} bytes; edit works on files up "
+                              f"to {EDIT_MAX_BYTES:,} bytes (use shell tools such as sed)")
+        data = handle.read(EDIT_MAX_BYTES + 1)
+    if is_binary(data[:SNIFF]):
         raise ToolFailure("validation", f"{shown} looks binary; not reading it")
     return data.decode("utf-8", errors="replace")
+
+
+def read_window(path: Path, shown: str, offset: int, limit: int | None,
+                stop: threading.Event) -> str:
+    """Numbered lines ``offset``… of a text file, without loading the rest of it."""
+    with open_regular(path, shown) as handle:
+        if is_binary(handle.read(SNIFF)):
+            raise ToolFailure("validation", f"{shown} looks binary; not reading it")
+        handle.seek(0)
+        out: list[str] = []
+        chars, number, cut = 0, 0, False
+        for number, raw in enumerate(lines(handle, stop), 1):
+            if number < offset:
+                continue
+            line = text(raw)
+            if (limit is not None and number >= offset + limit) or (
+                    out and chars + len(line) > READ_MAX_CHARS):
+                cut = True
+                break
+            out.append(f"{number:>6}\t{line}")
+            chars += len(line) + 8
+        if not out:
+            return "(empty file)" if number == 0 else (
+                f"(the file has {number} lines; offset {offset} is past the end)")
+        body = "\n".join(out)
+        if cut:
+            last = offset + len(out)
+            body += f"\n… {_more(handle, stop, number)}; read with offset={last}"
+        return body
+
+
+def _more(handle, stop: threading.Event, current: int) -> str:
+    """How much follows the window: a line count when it is cheap to count."""
+    count, seen = 1, 0   # the line that stopped the window is one of them
+    while seen < COUNT_MAX_BYTES and not stop.is_set():
+        chunk = handle.read(1024 * 1024)
+        if not chunk:
+            return f"{count} more lines"
+        count += chunk.count(b"\n")
+        seen += len(chunk)
+    size = os.fstat(handle.fileno()).st_size
+    return f"more lines follow line {current - 1} (the file is {size:,} bytes)"
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -63,14 +120,8 @@ class Read(Tool):
 
     async def run(self, args: ReadArgs, ctx: ToolContext) -> ToolOutcome:
         path = resolve(ctx, args.path)
-        lines = _read_text(path, args.path).splitlines()
-        start = (args.offset or 1) - 1
-        end = len(lines) if args.limit is None else start + args.limit
-        body = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(lines[start:end], start + 1))
-        if not lines:
-            body = "(empty file)"
-        elif end < len(lines):
-            body += f"\n… {len(lines) - end} more lines; read with offset={end + 1}"
+        body = await off_loop(lambda stop: read_window(path, args.path, args.offset or 1,
+                                                       args.limit, stop))
         return ToolOutcome(body)
 
 
@@ -89,6 +140,9 @@ class Write(Tool):
 
     async def run(self, args: WriteArgs, ctx: ToolContext) -> ToolOutcome:
         path = resolve_for_write(ctx, args.path)
+        return await off_loop(lambda stop: self._write(path, args, ctx))
+
+    def _write(self, path: Path, args: WriteArgs, ctx: ToolContext) -> ToolOutcome:
         if path.is_dir():
             raise ToolFailure("validation", f"{args.path} is a directory")
         existed = path.exists()
@@ -117,10 +171,13 @@ class Edit(Tool):
 
     async def run(self, args: EditArgs, ctx: ToolContext) -> ToolOutcome:
         path = resolve_for_write(ctx, args.path)
-        text = _read_text(path, args.path)
         if args.old_string == "":
             raise ToolFailure("validation", "old_string is empty; use write to create a file")
-        count = text.count(args.old_string)
+        return await off_loop(lambda stop: self._edit(path, args, ctx))
+
+    def _edit(self, path: Path, args: EditArgs, ctx: ToolContext) -> ToolOutcome:
+        content = _read_text(path, args.path)
+        count = content.count(args.old_string)
         if count == 0:
             raise ToolFailure("edit_no_match", f"old_string was not found in {args.path}; "
                               "read the file and copy the text exactly")
@@ -128,7 +185,7 @@ class Edit(Tool):
             raise ToolFailure("edit_not_unique", f"old_string occurs {count} times in "
                               f"{args.path}; add surrounding lines to make it unique, or set "
                               "replace_all")
-        new = text.replace(args.old_string, args.new_string, -1 if args.replace_all else 1)
+        new = content.replace(args.old_string, args.new_string, -1 if args.replace_all else 1)
         atomic_write(path, new)
         return ToolOutcome(f"edited {args.path} ({count} replacement{'s' * (count > 1)})",
                            files=(rel(ctx, path),))

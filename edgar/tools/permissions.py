@@ -1,20 +1,33 @@
-"""Permission modes: what may run without asking.
+"""Permission modes and rules: what may run without asking.
 
 Guarantees:
-- ``read-only`` refuses writes and shell; ``ask`` confirms writes and shell; ``auto-edit``
-  confirms shell only; ``yes`` asks nothing. Reads and subagents never need confirmation.
-- With no ``confirm`` callback (``edgar -p``) anything that needs a confirmation is refused,
-  never silently allowed.
-- "always" answers hold for that tool for the rest of the session.
+- ``deny`` rules win over everything, in every mode (``yes`` and ``-p`` included).
+- ``read-only`` refuses writes and shell, except the built-in read-only commands
+  (``rules.READ_ONLY``: ``git status``, ``git diff``, ``ls``, ``cat``, ``rg`` …), and says which.
+- ``allow`` rules (config, a custom command's ``allowed-tools``, "always" answers) let a
+  call run without asking in ``ask`` and ``auto-edit`` and in ``-p``; they never lift
+  ``read-only``.
+- ``ask`` confirms writes and shell; ``auto-edit`` confirms shell only; ``yes`` asks nothing.
+  Reads and subagents never need confirmation. With no ``confirm`` callback (``edgar -p``)
+  anything that needs a confirmation is refused, never silently allowed.
+- "always" for a shell command adds a rule for its program and subcommand (``git status*``)
+  and hands it to ``save`` (the user config); for other tools it holds for that tool for the
+  rest of the session.
 """
 
 from __future__ import annotations
 
-from typing import Awaitable, Callable, Literal
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping
+
+from edgar.tools.rules import Rule, first_match, parse_rule, read_only_command, read_only_names, suggest
 
 MODES = ("ask", "auto-edit", "yes", "read-only")
 Answer = Literal["yes", "no", "always"]
-Confirm = Callable[[str, str], Awaitable[Answer]]  # (tool, one-line summary) -> answer
+# (tool, one-line summary, what "always" would allow, or None for the whole tool) -> answer
+Confirm = Callable[[str, str, "str | None"], Awaitable[Answer]]
+SUBJECT_KEYS = {"shell": "command", "read": "path", "write": "path", "edit": "path",
+                "glob": "pattern", "grep": "path"}
 
 
 def allowing_mode(access: str) -> str:
@@ -23,12 +36,19 @@ def allowing_mode(access: str) -> str:
 
 
 class PermissionGate:
-    def __init__(self, mode: str, confirm: Confirm | None = None):
+    def __init__(self, mode: str, confirm: Confirm | None = None, *,
+                 allow: Iterable[Rule] = (), deny: Iterable[Rule] = (),
+                 root: Path | None = None, save: Callable[[str], str | None] | None = None):
         if mode not in MODES:
             raise ValueError(f"unknown permission mode {mode!r} (one of {', '.join(MODES)})")
         self.mode = mode
         self.confirm = confirm
         self.always: set[str] = set()
+        self.allow = list(allow)
+        self.deny = list(deny)
+        self.extra: list[Rule] = []      # for the running turn only (a command's allowed-tools)
+        self.root = root.resolve() if root is not None else None
+        self.save = save                 # rule text -> None, or why it could not be saved
 
     def needs(self, access: str) -> Literal["allow", "ask", "deny"]:
         if access in ("read", "task") or self.mode == "yes":
@@ -39,20 +59,53 @@ class PermissionGate:
             return "allow"
         return "ask"
 
-    async def check(self, tool: str, access: str, summary: str) -> str | None:
+    def subject(self, tool: str, args: Mapping[str, Any] | None) -> str | None:
+        """What a rule's pattern is matched against: the command, or the root-relative path."""
+        value = (args or {}).get(SUBJECT_KEYS.get(tool, ""), None)
+        if not isinstance(value, str):
+            return None
+        if tool == "shell" or tool == "glob":
+            return value
+        if self.root is None:
+            return value
+        full = (self.root / Path(value).expanduser()).resolve()
+        try:
+            return full.relative_to(self.root).as_posix()
+        except ValueError:
+            return None  # outside the project: no path rule ever allows it
+
+    async def check(self, tool: str, access: str, summary: str,
+                    args: Mapping[str, Any] | None = None) -> str | None:
         """None when allowed, else the reason it was refused (for the model)."""
+        subject = self.subject(tool, args)
+        denied = first_match(self.deny, tool, subject, deny=True)
+        if denied is not None:
+            return f"{tool} is refused by the deny rule `{denied.text}`"
         verdict = self.needs(access)
         if verdict == "allow" or tool in self.always:
             return None
         allows = allowing_mode(access)
-        if verdict == "deny":
-            return (f"{tool} is not allowed in {self.mode} mode (--permission-mode {allows} "
-                    "allows it)")
+        if self.mode == "read-only":
+            if tool == "shell" and subject is not None and read_only_command(subject):
+                return None
+            extra = (f"; only read-only commands run here ({read_only_names()})"
+                     if tool == "shell" else "")
+            return (f"{tool} is not allowed in read-only mode (--permission-mode {allows} "
+                    f"allows it){extra}")
+        if first_match(self.extra + self.allow, tool, subject) is not None:
+            return None
         if self.confirm is None:
             return (f"{tool} needs confirmation in {self.mode} mode and nobody can confirm "
-                    f"here; rerun with --permission-mode {allows} to allow it")
-        answer = await self.confirm(tool, summary)
+                    f"here; add an allow rule ([permissions] allow) or rerun with "
+                    f"--permission-mode {allows} to allow it")
+        offer = suggest(tool, subject)
+        answer = await self.confirm(tool, summary, offer)
         if answer == "always":
-            self.always.add(tool)
+            if offer is None:
+                self.always.add(tool)
+            else:
+                self.allow.append(parse_rule(offer))
+                if self.save is not None:
+                    self.save(offer)
             return None
         return None if answer == "yes" else f"the user declined this {tool} call"

@@ -1,8 +1,16 @@
 """glob and grep over the project, skipping VCS and edgar's own state.
 
-Guarantees: results are bounded (``LIMIT`` entries) and say when they were cut; binary and
-unreadable files are skipped, never fatal; an invalid regular expression is a
-``validation`` error.
+Guarantees:
+- Results are bounded (``LIMIT`` entries) and say when they were cut; an invalid regular
+  expression is a ``validation`` error.
+- Only regular files inside the root are listed or read: a symlink whose target leaves the
+  root is skipped (never followed), and so are FIFOs, sockets and devices — nothing can make
+  a search block or read ``/dev/zero``.
+- grep streams each file line by line (lines cut at ``fileio.MAX_LINE``), skips binary files,
+  and skips files over ``GREP_MAX_BYTES`` while walking a directory, saying which; memory
+  stays bounded whatever the tree holds (``bench/grep_memory.py``).
+- File names that are not valid UTF-8 are shown with U+FFFD, never a crash.
+- The walk runs off the event loop and stops when the call is cancelled.
 """
 
 from __future__ import annotations
@@ -10,24 +18,46 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
+import threading
 from pathlib import Path
+from typing import Iterator
 
 from pydantic import Field
 
 from edgar.tools.base import (
     Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, rel, resolve,
 )
+from edgar.tools.fileio import SNIFF, inside, is_binary, lines, off_loop, shown, text
 
 SKIP_DIRS = {".git", ".hg", ".svn", ".edgar", "node_modules", "__pycache__", ".venv", "venv",
              ".mypy_cache", ".pytest_cache", ".tox"}
 LIMIT = 500
+GREP_MAX_BYTES = 20 * 1024 * 1024
 
 
-def walk(base: Path):
-    for dirpath, dirnames, filenames in os.walk(base):
+def walk(base: Path, root: Path, stop: threading.Event | None = None) -> Iterator[Path]:
+    """Regular files under ``base`` (sorted), never through or to anything outside ``root``."""
+    for dirpath, dirnames, filenames in os.walk(base):  # os.walk never descends a dir link
+        if stop is not None and stop.is_set():
+            return
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         for name in sorted(filenames):
-            yield Path(dirpath) / name
+            path = Path(dirpath) / name
+            if regular_inside(path, root):
+                yield path
+
+
+def regular_inside(path: Path, root: Path) -> bool:
+    try:
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            if not inside(root, path):
+                return False
+            info = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(info.st_mode)
 
 
 class GlobArgs(ToolArgs):
@@ -43,13 +73,16 @@ class Glob(Tool):
     access = "read"
 
     async def run(self, args: GlobArgs, ctx: ToolContext) -> ToolOutcome:
+        return await off_loop(lambda stop: self._glob(args, ctx, stop))
+
+    def _glob(self, args: GlobArgs, ctx: ToolContext, stop: threading.Event) -> ToolOutcome:
         root = ctx.root.resolve()
         pattern = args.pattern.lstrip("./") if args.pattern.startswith("./") else args.pattern
         found: list[str] = []
-        for path in walk(root):
+        for path in walk(root, root, stop):
             name = rel(ctx, path)
             if _glob_match(name, pattern):
-                found.append(name)
+                found.append(shown(name))
                 if len(found) > LIMIT:
                     break
         if not found:
@@ -85,27 +118,66 @@ class Grep(Tool):
         except re.error as exc:
             raise ToolFailure("validation", f"invalid regular expression: {exc}") from None
         base = resolve(ctx, args.path or ".")
+        return await off_loop(lambda stop: self._grep(regex, base, args, ctx, stop))
+
+    def _grep(self, regex: re.Pattern[str], base: Path, args: GrepArgs, ctx: ToolContext,
+              stop: threading.Event) -> ToolOutcome:
+        root = ctx.root.resolve()
         if not base.exists():
             raise ToolFailure("not_found", f"{args.path} does not exist")
-        files = [base] if base.is_file() else walk(base)
+        single = not base.is_dir()
+        if single and not regular_inside(base, Path("/")):
+            raise ToolFailure("validation", f"{args.path} is not a regular file; only regular "
+                              "files are searched")
+        files = iter([base]) if single else walk(base, root, stop)
         hits: list[str] = []
+        too_big: list[str] = []
         for path in files:
-            if args.glob and not _glob_match(rel(ctx, path), args.glob):
+            name = shown(rel(ctx, path))
+            if args.glob and not _glob_match(name, args.glob):
                 continue
-            try:
-                data = path.read_bytes()
-            except OSError:
+            if not single and _size(path) > GREP_MAX_BYTES:
+                too_big.append(name)
                 continue
-            if b"\0" in data[:4096]:
-                continue
-            for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
-                if regex.search(line):
-                    hits.append(f"{rel(ctx, path)}:{number}:{line[:300]}")
-                    if len(hits) > LIMIT:
-                        break
-            if len(hits) > LIMIT:
+            _search(path, name, regex, hits, stop)
+            if len(hits) > LIMIT or stop.is_set():
                 break
+        notes = ""
+        if len(hits) > LIMIT:
+            notes += f"\n… more than {LIMIT} matches; narrow the search"
+        if too_big:
+            listed = ", ".join(too_big[:5]) + (f" and {len(too_big) - 5} more"
+                                               if len(too_big) > 5 else "")
+            notes += (f"\n… skipped {len(too_big)} file(s) over {GREP_MAX_BYTES // 2**20} MB: "
+                      f"{listed} (grep one of them by path to search it)")
         if not hits:
-            return ToolOutcome(f"no matches for {args.pattern}")
-        cut = f"\n… more than {LIMIT} matches; narrow the search" if len(hits) > LIMIT else ""
-        return ToolOutcome("\n".join(hits[:LIMIT]) + cut)
+            return ToolOutcome(f"no matches for {args.pattern}{notes}")
+        return ToolOutcome("\n".join(hits[:LIMIT]) + notes)
+
+
+def _size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _search(path: Path, name: str, regex: re.Pattern[str], hits: list[str],
+            stop: threading.Event) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode) or is_binary(handle.read(SNIFF)):
+                return   # swapped for something else since the walk, or binary
+            handle.seek(0)
+            for number, raw in enumerate(lines(handle, stop), 1):
+                line = text(raw)
+                if regex.search(line):
+                    hits.append(f"{name}:{number}:{line[:300]}")
+                    if len(hits) > LIMIT:
+                        return
+        except OSError:
+            return

@@ -73,11 +73,21 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> "Comple
     if "\0" in command:
         raise ToolFailure("validation", "the command contains a NUL character")
     done = await run(["bash", "-c", command], sandbox=sandbox_for(ctx), cwd=ctx.root,
-                     env=ctx.env, timeout=timeout)
+                     env=ctx.env, timeout=timeout, on_output=_shown(ctx.output))
     if done.setup_error:
         raise ToolFailure("internal", f"sandbox: the command could not be started: "
                           f"{done.setup_error}")
     return done
+
+
+def _shown(show):
+    """``show`` for text, fed bytes as they arrive (UTF-8 split across pieces is kept whole)."""
+    if show is None:
+        return None
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    return lambda data: show(decoder.decode(data))
 
 
 class Shell(Tool):

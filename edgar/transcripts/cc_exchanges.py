@@ -35,7 +35,7 @@ Guarantees (ADR 0079 as amended by 0082, plus ADR-161's aggregation):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .cc_classify import classify, classify_queued
 from .cc_text import dedupe_key
@@ -232,8 +232,10 @@ class Builder:
                 # line and opened the exchange still open then with it: the
                 # repeat keeps that identity, so that exchange is emitted again
                 # under the same (file, line) and replaces its row instead of
-                # being counted a second time under the repeat's line.
-                t, offset = match.typed, match.offset
+                # being counted a second time under the repeat's line. It is
+                # no longer queued: the repeat delivered it, so later messages
+                # with the same words are new ones, as in a scan of the whole file.
+                t, offset = replace(match.typed, queued=False), match.offset
             elif match.typed.line in self.known:
                 # Reported by an earlier (final) scan as a follow-up of an
                 # exchange this scan rebuilds: the repeat is not news.
@@ -257,12 +259,17 @@ class Builder:
         return items
 
     def _client_text(self, kind: str, text: str, line: int) -> None:
-        if self._new(line):
-            bump(self.client, kind)
+        if line > self.after:
+            client = self.client
+            if kind in client:        # (bump, inlined: once per client record)
+                client[kind] += 1
+            else:
+                bump(client, kind)
         ex = self.exchange
         if ex is None or kind == "sidechain":
             return
-        ex.end_line = max(ex.end_line, line)
+        if line > ex.end_line:
+            ex.end_line = line
         if kind == "tool-result":
             ex.tool_results += 1
         else:
@@ -272,33 +279,42 @@ class Builder:
     def _finish(self, finished: list[Merged]) -> None:
         """Finished messages: replies of the open exchange if theirs; counted if new."""
         ex = self.exchange
+        ex_id = ex.id if ex is not None else None
         for m in finished:
             reply = m.reply()
-            if ex is not None and m.exchange_id == ex.id:
+            if ex_id is not None and m.exchange_id == ex_id:
                 ex.replies.append(reply)
-            if self._new(m.line):
+            if m.line > self.after:
                 self._acc(m.session).add(m, reply)
 
-    def _assistant(self, record: dict, line: int, offset: int) -> None:
+    def _assistant(self, record: dict, line: int, offset: int, session: str) -> None:
         message = record["message"]
         side = self.sidechain or bool(record.get("isSidechain"))
-        model = _str(message.get("model"))
-        if not side and (model == "<synthetic>" or record.get("isApiErrorMessage")):
-            kind = "api-error" if record.get("isApiErrorMessage") else "synthetic"
-            text = Merged((), None, "", line, offset, None)
-            text.add(record, message)
-            self._client_text(kind, text.reply().text, line)
-            return
-        ex = None if side else self.exchange
+        model = message.get("model")
+        if type(model) is not str:
+            model = None
         if not side:
+            error = record.get("isApiErrorMessage")
+            if error or model == "<synthetic>":
+                text = Merged((), None, "", line, offset, None)
+                text.add(record, message, model)
+                self._client_text("api-error" if error else "synthetic", text.reply().text, line)
+                return
             self.seq += 1
+            ex = self.exchange
             if ex is not None:
-                ex.end_line = max(ex.end_line, line)
+                if line > ex.end_line:
+                    ex.end_line = line
                 ts = record.get("timestamp")
-                if isinstance(ts, str):
+                if type(ts) is str:
                     ex.ended = ts
-        exchange_id = ex.id if ex else None
-        finished = self.messages.add(record, line, offset, exchange_id, side, self._sid(record))
+                exchange_id = ex.id
+            else:
+                exchange_id = None
+        else:
+            exchange_id = None
+        finished = self.messages.add(record, message, model, line, offset, exchange_id, side,
+                                     session)
         if finished:
             self._finish(finished)
 
@@ -351,7 +367,7 @@ class Builder:
         """Take one shape-checked record; return the items it completes."""
         self.line = line
         sid = record.get("sessionId")
-        if not isinstance(sid, str):
+        if type(sid) is not str:
             sid = None
         items = self._switch(sid) if sid is not None and sid != self.session else []
         kind = record.get("type")
@@ -365,15 +381,15 @@ class Builder:
             if not tally.first:
                 tally.first = ts
             tally.last = ts
-        if kind == "user":
+        if kind == "assistant":     # (the most common record first)
+            self._assistant(record, line, offset, sid or self.session or self.default_session)
+        elif kind == "user":
             v = classify(record, sidechain=self.sidechain)
             if v is not None and v.typed:
                 t = self._typed(record, line, v.source, v.text, v.queued)
                 items += self._arrive(t, offset)
             elif v is not None:
                 self._client_text(v.kind, v.text, line)
-        elif kind == "assistant":
-            self._assistant(record, line, offset)
         elif kind == "queue-operation":
             items += self._queue(record, line, offset)
         elif kind == "attachment":

@@ -116,6 +116,16 @@ def raw_lines(
             yield (number, start, pos, Malformed(file, number, f"line longer than {max_line} bytes"), False, True)
             continue
         pos = start + len(chunk)
+        # The common line: a whole object, no NUL. JSON allows the newline after it, so it
+        # goes to the fast decoder as read (no stripped copy, no NUL count).
+        tried = fast is not None and chunk[0] == 0x7B and chunk[-1] == 0x0A \
+            and b"\x00" not in chunk
+        if tried:
+            try:
+                yield (number, start, pos, fast(chunk), False, True)
+                continue
+            except Unfit:
+                pass
         complete = chunk.endswith(b"\n")
         body = chunk.strip(_PAD)
         # Counting NULs scans the line twice; most lines have none at all.
@@ -126,7 +136,7 @@ def raw_lines(
             value: object = Malformed(file, number, "only NUL bytes") if nul else BLANK
             yield (number, start, pos, value, nul, complete)
             continue
-        if fast is not None and body[0] == 0x7B:
+        if fast is not None and not tried and body[0] == 0x7B:
             try:
                 yield (number, start, pos, fast(body), nul, complete)
                 continue

@@ -24,6 +24,7 @@ TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 # The field of a block that is kept, by block type; other blocks are not kept.
 _VALUE_KEY = {"text": "text", "thinking": "thinking", **{t: "name" for t in TOOL_BLOCKS}}
 MAX_KINDS = 100  # distinct labels kept in a counter
+_NO_USAGE = Usage()
 
 
 def bump(counter: Counter, key: str) -> None:
@@ -55,29 +56,37 @@ def usage_of(message: dict) -> Usage:
     )
 
 
-@dataclass
 class Merged:
-    """One API message while its records are still arriving."""
+    """One API message while its records are still arriving.
 
-    key: tuple
-    exchange_id: int | None
-    session: str
-    line: int
-    offset: int
-    message_id: str | None
-    model: str | None = None
-    blocks: list = field(default_factory=list)  # (index|None, order, type, value)
-    seen: set = field(default_factory=set)
-    usage: Usage = Usage()
-    last_usage: object = field(default=None, repr=False, compare=False)  # raw, of the last record
+    A plain class with slots, not a dataclass: one is made per API message of every file.
+    """
 
-    def add(self, record: dict, message: dict) -> None:
+    __slots__ = ("key", "exchange_id", "session", "line", "offset", "message_id", "model",
+                 "blocks", "seen", "usage", "last_usage")
+
+    def __init__(self, key: tuple, exchange_id: int | None, session: str, line: int,
+                 offset: int, message_id: str | None) -> None:
+        self.key = key
+        self.exchange_id = exchange_id
+        self.session = session
+        self.line = line  # of its first record
+        self.offset = offset
+        self.message_id = message_id
+        self.model: str | None = None
+        self.blocks: list = []  # (index|None, order, type, value)
+        self.seen: set = set()
+        self.usage = _NO_USAGE
+        self.last_usage: object = None  # raw, of the last record
+
+    def add(self, record: dict, message: dict, model: object = False) -> None:
+        """Merge one record; ``model`` is ``message["model"]`` if the caller read it already."""
         if not self.model:
-            self.model = text_or_none(message.get("model"))
+            self.model = text_or_none(message.get("model") if model is False else model)
         u = message.get("usage")
         # Siblings mostly repeat the same usage: an equal one cannot raise the
         # maximum, and comparing dicts is far cheaper than building Usages.
-        if isinstance(u, dict) and u != self.last_usage:
+        if type(u) is dict and u != self.last_usage:
             self.last_usage = u
             self.usage = self.usage.max(usage_of(message))
         index = record.get("apiBlockIndex")
@@ -138,9 +147,17 @@ class Tally:
     messages: int = 0
     tools: Counter = field(default_factory=Counter)
     models: Counter = field(default_factory=Counter)
-    usage: Usage = Usage()
     first: str | None = None
     last: str | None = None
+    # Usage summed as four ints (a Usage per message would be built only to be summed).
+    input: int = 0
+    output: int = 0
+    cache_write: int = 0
+    cache_read: int = 0
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(self.input, self.output, self.cache_write, self.cache_read)
 
     def seen(self, timestamp: str) -> None:
         self.first = self.first or timestamp
@@ -148,11 +165,20 @@ class Tally:
 
     def add(self, m: Merged, reply: Reply) -> None:
         self.messages += 1
-        self.usage = self.usage.plus(m.usage)
+        u = m.usage
+        self.input += u.input
+        self.output += u.output
+        self.cache_write += u.cache_write
+        self.cache_read += u.cache_read
         for tool in reply.tools:
             bump(self.tools, tool)
-        if m.model and m.model != "<synthetic>":
-            bump(self.models, m.model)
+        model = m.model
+        if model and model != "<synthetic>":
+            models = self.models
+            if model in models:       # (bump, inlined: once per message of every file)
+                models[model] += 1
+            else:
+                bump(models, model)
 
     def stats(self, session_id: str, file: str) -> SessionStats:
         return SessionStats(

@@ -37,23 +37,29 @@ class OpenMessages:
         self.msgs: OrderedDict[tuple, Merged] = OrderedDict()
         self.done: OrderedDict[tuple, None] = OrderedDict()
 
-    def add(self, record: dict, line: int, offset: int, exchange_id: int | None,
-            side: bool, session: str) -> list[Merged]:
-        """Merge one assistant record into its message; return the messages finished for room."""
-        message = record["message"]
-        message_id = _str(message.get("id"))
+    def add(self, record: dict, message: dict, model: str | None, line: int, offset: int,
+            exchange_id: int | None, side: bool, session: str) -> list[Merged] | None:
+        """Merge one assistant record (its ``message`` and ``model`` already read) into its
+        message; return the messages finished for room, if any."""
+        message_id = message.get("id")
+        if type(message_id) is not str:
+            message_id = None
         mid = message_id or _str(record.get("requestId")) or _str(record.get("uuid")) or f"line {line}"
         key = (exchange_id, side, mid)
         if key in self.done:
-            return []  # a late sibling of a finished message: its usage was counted
-        m = self.msgs.get(key)
+            return None  # a late sibling of a finished message: its usage was counted
+        msgs = self.msgs
+        m = msgs.get(key)
         if m is None:
-            m = self.msgs[key] = Merged(key, key[0], session, line, offset, message_id)
-        self.msgs.move_to_end(key)
-        m.add(record, message)
+            m = msgs[key] = Merged(key, exchange_id, session, line, offset, message_id)
+        else:
+            msgs.move_to_end(key)
+        m.add(record, message, model)
+        if len(msgs) <= MAX_OPEN:
+            return None
         finished: list[Merged] = []
-        while len(self.msgs) > MAX_OPEN:
-            finished.append(self._done(self.msgs.popitem(last=False)[1]))
+        while len(msgs) > MAX_OPEN:
+            finished.append(self._done(msgs.popitem(last=False)[1]))
         return finished
 
     def finish(self, which: Callable[[Merged], bool] | None = None) -> list[Merged]:

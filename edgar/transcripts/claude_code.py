@@ -100,32 +100,31 @@ def check_record(value: object) -> tuple[str | None, list[str]]:
     # this runs once per line of every file.
     if type(value) is not dict:
         return "not a JSON object", []
-    kind = value.get("type")
-    if type(kind) is not str:
-        return "no record type", []
-    if kind == "user" or kind == "assistant":
-        if type(value.get("uuid")) is not str:
+    get = value.get
+    kind = get("type")
+    if kind == "assistant" or kind == "user":   # (the common records first)
+        if type(get("uuid")) is not str:
             return "no uuid", []
-        message = value.get("message")
+        message = get("message")
         if type(message) is not dict:
             return "message is not an object", []
         content = message.get("content")
         tc = type(content)
         if tc is not str and tc is not list:
             return "content of the wrong type", []
-        odd: list[str] = []
-        if type(value.get("timestamp")) is not str:
-            odd.append("no timestamp")
+        odd = _NONE if type(get("timestamp")) is str else ["no timestamp"]
         if tc is list:
             allowed = _BLOCKS[kind]  # hoisted: assistant records run this per block
             for block in content:
                 if type(block) is not dict:
-                    odd.append("content block is not an object")
+                    odd = [*odd, "content block is not an object"]
                     continue
                 btype = block.get("type")
                 if type(btype) is not str or btype not in allowed:  # (lists are unhashable)
-                    odd.append(f"unknown block type {str(btype)[:40]!r}")
-        return None, odd or _NONE
+                    odd = [*odd, f"unknown block type {str(btype)[:40]!r}"]
+        return None, odd
+    if type(kind) is not str:
+        return "no record type", []
     if kind == "queue-operation":
         if not isinstance(value.get("operation"), str):
             return "queue operation without an operation", []

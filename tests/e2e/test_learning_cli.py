@@ -118,12 +118,21 @@ def test_distill_proposes_pending_facts_that_review_can_approve(project, env, tm
         p(project, env, f"tidy up {i}", edit_turn(tmp_path, f"{i}.jsonl"))
     out = run_edgar(["history", "distill"], project, env)
     assert out.returncode == 0, out.stderr
-    assert "Runs here often touch src/a.py (3 of 3 runs)." in out.stdout
+    assert "- Runs here often touch src/a.py. (3 of 3 runs)" in out.stdout
     assert facts(project, env) == []                            # nothing became active
     pending = facts(project, env, "--pending")
     assert pending and {f["provenance"] for f in pending} == {"distilled"}
     again = run_edgar(["history", "distill"], project, env)
     assert "0 new proposal(s)" in again.stdout                  # stored once
+    p(project, env, "tidy up 3", edit_turn(tmp_path, "3.jsonl"))   # the counts change …
+    rejected = pending[-1]
+    assert run_edgar(["memory", "review", "--reject", str(rejected["id"])], project,
+                     env).returncode == 0
+    later = run_edgar(["history", "distill"], project, env)
+    assert "(4 of 4 runs)" in later.stdout and "0 new proposal(s)" in later.stdout
+    still = {f["id"]: f for f in facts(project, env, "--all")}[rejected["id"]]
+    assert still["status"] == "rejected"                       # … and a rejection holds
+    pending = facts(project, env, "--pending")
     chosen = pending[0]
     out = run_edgar(["memory", "review", "--approve", str(chosen["id"]), "--hash",
                      chosen["sha256"]], project, env)

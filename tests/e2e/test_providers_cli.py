@@ -29,6 +29,9 @@ def server():
 
     with SSEServer() as s:
         yield s
+        # every request body edgar sent in the test, against the official SDKs' types
+        problems = s.invalid_requests()
+        assert not problems, "\n".join(problems)
 
 
 @pytest.fixture

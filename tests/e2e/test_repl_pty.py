@@ -166,9 +166,9 @@ def test_a_prompt_streams_its_answer_and_ctrl_d_exits(spawn, project):
     sent = recorded(spawn.record)
     assert sent[0]["messages"][-1]["content"][0]["text"] == f"hello there {SECRET}"
     typed = [e for e in session_events(project) if e.get("type") == "PromptTyped"]
-    assert [(e["text"], e["queued"]) for e in typed] == [("hello there [REDACTED:github-token]", False)]
+    assert [(e["text"], e["queued"]) for e in typed] == [("hello there [REDACTED:github-pat]", False)]
     history = (project / ".edgar" / "input_history").read_text()
-    assert "+hello there [REDACTED:github-token]" in history and SECRET not in history
+    assert "+hello there [REDACTED:github-pat]" in history and SECRET not in history
     assert colours(bytes(term.raw)) == set()      # NO_COLOR=1 is set by edgar_env
 
 

@@ -67,3 +67,22 @@ def test_a_command_that_leaves_a_child_holding_its_output_finishes_cleanly(tmp_p
     assert "Traceback" not in done.stderr and "Event loop is closed" not in done.stderr
     log = next((project / ".edgar" / "sessions").glob("*.jsonl")).read_text()
     assert "finished-here" in log
+
+
+def test_only_the_persons_own_off_switch_turns_the_sandbox_off(tmp_path):
+    outside = tmp_path / "outside-marker"
+    project = make_project(tmp_path / "proj", {".edgar/config.toml": '[sandbox]\nmode = "off"\n'})
+    home = tmp_path / "home"
+    script = write_script(tmp_path / "s.jsonl", [
+        shell(f"ls /proc | grep -c '^[0-9]' > {outside}"), {"text": "done"}])
+    args = ["-p", "go", "--model", f"scripted:{script}", "--permission-mode", "yes"]
+    done = run_edgar(args, cwd=project, env=edgar_env(home))   # the project's "off": ignored
+    assert "ignoring untrusted project settings (sandbox.mode)" in done.stderr
+    if CAPS.namespaces is not None:
+        assert int(outside.read_text()) < 10                    # its own /proc: confined
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text('[sandbox]\nmode = "off"\n')   # the person's own: applies
+    done = run_edgar(args, cwd=project, env=edgar_env(home))
+    assert done.returncode == 0, done.stderr
+    assert "sandbox:" not in done.stderr                        # off is the only silence
+    assert int(outside.read_text()) > 10                        # the host's /proc

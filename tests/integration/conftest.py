@@ -25,6 +25,9 @@ FAKE_OPENAI_KEY = "sk-test-openai-0123456789abcdef"
 def server():
     with SSEServer() as s:
         yield s
+        # every request body edgar sent in the test, against the official SDKs' types
+        problems = s.invalid_requests()
+        assert not problems, "\n".join(problems)
 
 
 @pytest.fixture

@@ -204,3 +204,30 @@ def test_in_p_mode_a_long_turn_compacts_mid_turn(tmp_path):
     first = requests[-1]["messages"][0]
     assert first["role"] == "user" and SUMMARY in first["content"][0]["text"]
     assert requests[-1]["messages"][1]["role"] == "assistant"   # cut at an assistant message
+
+
+def test_compact_that_would_save_under_ten_percent_is_skipped_or_undone(project, tmp_path):
+    # a long kept tail and a tiny older part: /compact says so and makes no model call
+    lines = [{"text": "short"}, read("notes0.txt"), {"text": "a"}, read("notes1.txt"),
+             {"text": "b"}]
+    app, events = app_for(project, lines)
+    asyncio.run(run_turn(app.session, "hi"))
+    for i in range(2):
+        asyncio.run(run_turn(app.session, f"read notes{i}.txt"))
+    calls = len(recorded(tmp_path / "requests.jsonl"))
+    assert asyncio.run(app.session.compactor.compact(app.session)) is None
+    assert "under 10%" in events[-1].message and "not compacting" in events[-1].message
+    assert len(recorded(tmp_path / "requests.jsonl")) == calls
+    app.close()
+    # a summary as long as what it replaces: the conversation is kept as it was
+    bloated = "x " * 6000
+    lines = session_script(6, {"text": bloated, "model": "claude-sonnet-4-5"})
+    app, events = app_for(project, lines)
+    for i in range(3):
+        asyncio.run(run_turn(app.session, f"read notes{i}.txt"))
+    kept = [m.to_json() for m in app.session.messages]
+    assert asyncio.run(app.session.compactor.compact(app.session)) is None
+    assert [m.to_json() for m in app.session.messages] == kept
+    assert not any(isinstance(e, Compacted) for e in events)
+    assert "kept as it was" in events[-1].message
+    app.close()

@@ -429,3 +429,26 @@ def test_a_replaced_run_leaves_its_rollups(tmp_path):
         rolled = sorted(tuple(r) for r in store.query("SELECT * FROM rollups"))
         store.rebuild_rollups()
         assert sorted(tuple(r) for r in store.query("SELECT * FROM rollups")) == rolled
+
+
+def test_an_unchanged_directory_is_not_opened_again(project, env, tmp_path):
+    """A directory whose listing (path, size, mtime of each transcript) matches its mark is
+    skipped whole: a file swapped for another of the same size and mtime is not read (the
+    documented limit of ADR 0054), and touching it makes the directory read again."""
+    folder = tmp_path / "projects" / "-p"
+    path = synthetic(folder)
+    imp(project, env, tmp_path / "projects")
+    dirs = table(project, "imports.db", "SELECT path FROM dirs ORDER BY path")
+    assert [Path(p).name for (p,) in dirs] == ["-p", "subagents"]
+    data = path.read_bytes()
+    swapped = data.replace(b"never force-push to main", b"always force-push to dev")
+    assert len(swapped) == len(data)
+    st = path.stat()
+    path.write_bytes(swapped)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    again = imp(project, env, tmp_path / "projects")
+    assert (again["files"], again["lines"], again["typed_messages"]) == (2, 0, 0)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+    touched = imp(project, env, tmp_path / "projects")
+    assert touched["files"] == 2 and touched["lines"] == len(SYNTHETIC)   # read from the start
+    assert "always force-push to dev" in [f["text"] for f in facts(project, env, "--pending")]

@@ -64,12 +64,15 @@ def session_of(project, server, model="anthropic:claude-sonnet-4-6", session_id=
 
 
 def test_consecutive_request_bodies_only_grow(server, provider_env, project):
-    server.anthropic(*[stream("anthropic_text") for _ in PROMPTS])
+    # the second prompt's turn has a step with two signed thinking blocks, a redacted one and
+    # a tool call: replayed as received, they must not disturb the prefix either
+    server.anthropic(stream("anthropic_text"), stream("anthropic_thinking_blocks_tool"),
+                     *[stream("anthropic_text") for _ in PROMPTS[1:]])
     app, go = session_of(project, server)
     asyncio.run(go(PROMPTS))
     app.close()
     bodies = server.bodies()
-    assert len(bodies) == len(PROMPTS)
+    assert len(bodies) == len(PROMPTS) + 1
     for before, after in zip(bodies, bodies[1:]):
         a, b = plain(before), plain(after)
         assert a["tools"] == b["tools"] and a["system"] == b["system"]
@@ -78,7 +81,8 @@ def test_consecutive_request_bodies_only_grow(server, provider_env, project):
     system = bodies[0]["system"][0]["text"]
     assert "pytest -q" not in system and "<skill" not in system and "Be brief." in system
     # the fact learned at prompt 3 and the skill fired at prompt 5 arrive as reminders
-    told = [m["content"][-1]["text"] for m in plain(bodies[-1])["messages"] if m["role"] == "user"]
+    told = [m["content"][-1]["text"] for m in plain(bodies[-1])["messages"]
+            if m["role"] == "user" and m["content"][-1]["type"] == "text"]   # the typed turns
     assert "<system-reminder>" in told[2] and "- always run pytest -q before committing" in told[2]
     assert '<skill name="mermaid-diagrams">' in told[4]
     assert sum("<system-reminder>" in t for t in told) == 2

@@ -281,3 +281,55 @@ def test_without_any_layer_it_says_so_and_only_off_is_silent(project):
     assert any("NOTHING confines" in layer.detail for layer in bare.layers())
     off = Sandbox(dataclasses.replace(policy, mode="off"))
     assert off.warning() is None and not off.active
+
+
+# The fallbacks, chosen as a machine without namespaces would choose them: the capabilities
+# are passed in (what the probe would have found there), the enforcement is real.
+BWRAP = shutil.which("bwrap")
+needs_bwrap = pytest.mark.skipif(BWRAP is None or CAPS.namespaces is None,
+                                 reason="bubblewrap is not installed (apt-get install bubblewrap)"
+                                 if BWRAP is None else "no namespaces here for bwrap")
+
+
+@needs_bwrap
+def test_bubblewrap_fallback_holds_the_same_line(project):
+    root, home, outside = project
+    from edgar.sandbox.probe import _bwrap
+
+    assert _bwrap() == BWRAP  # the probe itself finds it working
+    policy = dataclasses.replace(Policy.for_project(root, user_dir=home),
+                                 writable=(os.path.realpath(root),))
+    box = Sandbox(policy, caps=Capabilities(landlock_abi=CAPS.landlock_abi, bwrap=BWRAP))
+    assert box.backend == "bwrap" and box.kills_all
+    for attack in ("echo x > .edgar/config.toml", "echo x > .git/hooks/pre-commit",
+                   f"echo x > {outside}/x", "exec 3<>/dev/tcp/1.1.1.1/80"):
+        done = sh(box, root, attack, timeout=10)
+        assert done.exit_code != 0, (attack, done.output)
+    assert (root / ".edgar" / "config.toml").read_text() == "model = 'x'\n"
+    assert not (outside / "x").exists()
+    done = sh(box, root, "echo ok > made.txt; setsid sleep 323.25 & echo bg")
+    assert done.exit_code == 0 and (root / "made.txt").exists()
+    assert alive("sleep 323.25") == []
+    assert [layer.name for layer in box.layers() if layer.active][0] == "bubblewrap"
+
+
+@needs_landlock
+def test_landlock_alone_still_keeps_state_read_only(project):
+    root, home, outside = project
+    (root / "src").mkdir()
+    policy = dataclasses.replace(Policy.for_project(root, user_dir=home),
+                                 writable=(os.path.realpath(root),))
+    box = Sandbox(policy, caps=Capabilities(landlock_abi=CAPS.landlock_abi))
+    assert box.backend == "landlock" and not box.kills_all and box.carved
+    assert sh(box, root, "echo ok > src/a.py").exit_code == 0
+    for attack in ("echo x > .edgar/config.toml", "rm -f .edgar/config.toml",
+                   "ln -s /tmp/x .edgar/evil", "echo x > .git/hooks/pre-commit",
+                   "echo x >> .git/config", "mv .git g2", "touch new-at-root",
+                   f"echo x > {outside}/x"):
+        done = sh(box, root, attack)
+        assert done.exit_code != 0, (attack, done.output)
+    assert (root / ".edgar" / "config.toml").read_text() == "model = 'x'\n"
+    assert sorted(os.listdir(root / ".edgar")) == ["config.toml"]
+    assert "no new entries directly in the project root" in " ".join(
+        layer.detail for layer in box.layers())
+    assert "partial" in box.warning()

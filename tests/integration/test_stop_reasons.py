@@ -133,3 +133,29 @@ def test_usage_of_a_failed_call_is_kept_in_the_turn(server, provider_env, projec
     assert result.outcome == "error"
     assert result.usage.input_tokens == 25 and result.steps == 1
     assert result.cost == pytest.approx((25 * 3 + 1 * 15) / 1e6)
+
+
+def test_a_wrong_typed_field_ends_the_turn_in_error_and_its_row_is_kept(server, provider_env,
+                                                                         project):
+    from support.sse_server import anthropic_event
+
+    start = anthropic_event("message_start", {"message": {"model": "claude-sonnet-4-6",
+                                                          "usage": {"input_tokens": 7}}})
+    bad = anthropic_event("content_block_start", {"index": 0, "content_block": {
+        "type": "tool_use", "id": "t", "name": 7, "input": {}}})
+    server.anthropic(stream([start, bad]))
+    result, events, _ = run(project, SONNET)
+    assert result.outcome == "error"
+    assert "content_block_start.content_block.name" in result.error_message
+    assert not any(isinstance(e, ToolProposed) for e in events)
+    (end,) = [e for e in events if isinstance(e, TurnFinished)]
+    assert end.outcome == "error" and end.error.kind == "provider_http"
+    assert result.usage.input_tokens == 7   # what the call had reported is kept
+
+
+def test_openrouter_usage_accounting_gives_cost_and_cache_reads(server, provider_env, project):
+    server.openai(stream("openai_openrouter_usage"))
+    result, _, _ = run(project, "openai:z-ai/glm-9-unlisted")
+    assert result.outcome == "ok"
+    assert (result.usage.input_tokens, result.usage.cache_read_tokens) == (1104, 4096)
+    assert result.cost == pytest.approx(0.00123)   # no price in the table: the server's figure

@@ -129,6 +129,7 @@ def test_in_p_mode_the_fix_round_reaches_the_model(tmp_path):
                                                   write("ok.txt"), {"text": "Fixed."}])
     record = tmp_path / "p.jsonl"
     env = edgar_env(tmp_path / "home", EDGAR_SCRIPTED_RECORD=str(record))
+    assert run_edgar(["trust"], project, env).returncode == 0  # a project's command needs trust
     out = run_edgar(["-p", "make it pass", "--model", f"scripted:{script}",
                      "--permission-mode", "yes", "--output-format", "stream-json"], project, env)
     assert out.returncode == 0, out.stderr
@@ -151,6 +152,7 @@ def test_stats_show_verify_pass_rates(tmp_path):
     script = write_script(tmp_path / "s.jsonl", [write("b.txt"), {"text": "Done."},
                                                   write("ok.txt"), {"text": "Fixed."}])
     env = edgar_env(tmp_path / "home")
+    assert run_edgar(["trust"], project, env).returncode == 0  # a project's command needs trust
     out = run_edgar(["-p", "make it pass", "--model", f"scripted:{script}",
                      "--permission-mode", "yes"], project, env)
     assert out.returncode == 0, out.stderr

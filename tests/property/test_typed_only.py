@@ -64,6 +64,8 @@ EVENTS = {
     ev.ThinkingDelta: st.builds(ev.ThinkingDelta, text=text, **where),
     ev.ToolProposed: st.builds(ev.ToolProposed, call_id=text, tool=text,
                                args=st.dictionaries(text, text, max_size=3), **where),
+    ev.ToolOutput: st.builds(ev.ToolOutput, call_id=text, tool=text, lines=st.integers(0, 99),
+                             size=st.integers(0, 10**6), **where),
     ev.ToolFinished: st.builds(ev.ToolFinished, call_id=text, tool=text, ok=st.booleans(),
                                files=names, duration=st.floats(0, 100),
                                error=st.none() | record, **where),

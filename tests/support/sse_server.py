@@ -203,6 +203,17 @@ class SSEServer:
     def openai(self, *replies: Reply) -> None:
         self.script(OPENAI, *replies)
 
+    def invalid_requests(self) -> list[str]:
+        """Every recorded request body checked against the official SDKs' request types
+        (``support.sdk_types``): the problems, as ``request N: path: what`` lines."""
+        from support.sdk_types import problems_of
+
+        out: list[str] = []
+        for n, rec in enumerate(self.requests):
+            out += [f"request {n} ({rec.path}): {p}" for p in
+                    problems_of(rec.path, rec.headers, rec.body)]
+        return out
+
     def bodies(self, path: str | None = None) -> list[Any]:
         return [r.body for r in self.requests if path is None or r.path == path]
 

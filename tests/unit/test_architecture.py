@@ -82,6 +82,7 @@ def test_the_check_runs_and_fails_without_the_learning_package(tree_copy: Path):
     "import edgar.events as e\ndef f():\n    return e.PromptTyped(text='x')\n",
     "from edgar.events import PromptTyped as P\n",
     "import edgar.events as e\nP = getattr(e, 'PromptTyped')\n",
+    "import edgar.events as e\nif 'PromptTyped' == 'PromptTyped':\n    e.PromptTyped(text='x')\n",
 ])
 def test_a_planted_prompt_typed_construction_fails_the_check(tree_copy: Path, code: str):
     (tree_copy / "edgar" / "tools" / "read_more.py").write_text(code)
@@ -131,3 +132,11 @@ def test_a_planted_subscription_fails_the_check(tree_copy: Path):
     (tree_copy / "edgar" / "core" / "sneaky.py").write_text(
         "def wire(bus, handler):\n    bus.subscribe(object, handler)\n")
     assert subscribe_violations(tree_copy) == ["edgar/core/sneaky.py:2: subscribes to the bus"]
+def test_edgar_never_imports_a_provider_sdk(tmp_path):
+    from support.architecture import sdk_violations
+
+    assert sdk_violations(ROOT) == []
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT / "edgar", copy / "edgar")
+    (copy / "edgar" / "providers" / "planted.py").write_text("def f():\n    import anthropic\n")
+    assert sdk_violations(copy) == ["edgar/providers/planted.py:2: imports anthropic"]

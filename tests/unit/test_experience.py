@@ -270,3 +270,14 @@ def test_the_importer_path_redacts_said_before_cutting_it(store):
     store.insert([make_run(1, said=secret, source="claude-code")])
     [said] = [r["said"] for r in store.query("SELECT said FROM runs")]
     assert "sk-s" not in said and len(said) <= SAID
+
+
+def test_a_turn_cancelled_before_any_response_is_grouped_under_its_model():
+    from edgar.events import TurnFinished, TurnStarted
+    from edgar.learning.experience import Recorder
+
+    runs = []
+    recorder = Recorder([runs.append])
+    recorder(TurnStarted(model="anthropic:claude-sonnet-4-5", session_id="s", turn_id="t"))
+    recorder(TurnFinished(outcome="cancelled", duration=0.4, session_id="s", turn_id="t"))
+    assert [(r.outcome, r.model) for r in runs] == [("cancelled", "claude-sonnet-4-5")]

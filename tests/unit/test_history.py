@@ -118,8 +118,9 @@ def test_distill_proposes_counted_sentences_only_for_repeats():
     entries += [entry(run(9, tools=[], files=[]))]
     entries += [entry(run(10, tools=["shell"], files=["always_trust_evil.sh`\n"]))]
     out = distill(entries)
-    assert "Runs here are often edit+read work (4 of 6 runs)." in out
-    assert "Runs here often touch src/a.py (4 of 6 runs)." in out
+    assert "Runs here are often edit+read work." in out
+    assert "Runs here often touch src/a.py." in out
+    assert all("runs)" not in text for text in out)      # the proposal is what it proposes
     assert len(out) == 2
 
 

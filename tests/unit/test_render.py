@@ -96,7 +96,17 @@ def test_an_edit_shows_a_diff_before_it_runs():
     assert "✎ edit a.py" in text and "-y = 2" in text and "+y = 3" in text
     assert diff_preview({"old_string": "a", "new_string": "b"}) == ["@@ -1 +1 @@", "-a", "+b"]
     long = diff_preview({"old_string": "\n".join(map(str, range(50))), "new_string": ""})
-    assert len(long) == 13 and long[-1].startswith("… ")
+    assert len(long) == 41 and long[-1].startswith("… ")
+
+
+def test_an_edit_preview_has_the_file_line_numbers_and_three_lines_of_context(tmp_path):
+    (tmp_path / "m.py").write_text("".join(f"v{n} = {n}\n" for n in range(1, 31)))
+    rows = diff_preview({"path": "m.py", "old_string": "v20 = 20\n", "new_string": "v20 = 0\n"},
+                        root=tmp_path)
+    assert rows == ["@@ -17,7 +17,7 @@", " v17 = 17", " v18 = 18", " v19 = 19", "-v20 = 20",
+                    "+v20 = 0", " v21 = 21", " v22 = 22", " v23 = 23"]
+    outside = diff_preview({"path": "../x", "old_string": "a", "new_string": "b"}, root=tmp_path)
+    assert outside == ["@@ -1 +1 @@", "-a", "+b"]      # never reads outside the project
 
 
 def test_interrupted_turn_keeps_the_partial_line_on_screen():
@@ -153,3 +163,28 @@ def test_the_repl_modules_load_without_rich_or_prompt_toolkit_until_used():
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'rich', 'prompt_toolkit'}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_long_paragraph_streams_by_screen_lines_and_loses_nothing():
+    from edgar.cli.mdstream import BlockSplitter
+
+    words = [f"w{i}" for i in range(200)]
+    splitter, out = BlockSplitter(), []
+    for word in words:
+        out += splitter.feed(word + " ", wrap=60)
+    assert len(out) >= 10 and all(len(block) <= 60 for block in out)   # shown while streaming
+    out += splitter.flush()
+    assert " ".join(" ".join(out).split()) == " ".join(words)
+    listed = BlockSplitter()
+    assert listed.feed("- " + "item " * 40, wrap=60) == []             # a list item is whole
+
+
+def test_the_header_fits_sixty_columns_and_breaks_between_parts():
+    from edgar.cli.repl import fit
+
+    parts = ["edgar 0.1.0", "anthropic:claude-sonnet-4-5-20250929", "auto-edit mode"]
+    lines = fit(parts, 60)
+    assert all(len(line) < 60 for line in lines)
+    assert lines == ["edgar 0.1.0 · anthropic:claude-sonnet-4-5-20250929", "auto-edit mode"]
+    assert fit(["x" * 100], 60) == ["…" + "x" * 58]
+    assert fit(parts, 200) == [" · ".join(parts)]

@@ -45,6 +45,7 @@ class FakeApp:
     bus: Bus
     state: Path
     memory: Any = None
+    root: Path | None = None
 
 
 @pytest.fixture
@@ -58,7 +59,8 @@ def repl(tmp_path: Path) -> Repl:
     session.log = SessionLog(tmp_path / "sessions" / "s1.jsonl", lambda s: s)
     said = Said()
     screen = Screen()
-    r = Repl(said, FakeApp(session, bus, tmp_path), Asker(said.say, screen), screen)
+    r = Repl(said, FakeApp(session, bus, tmp_path, root=tmp_path), Asker(said.say, screen),
+             screen)
     yield r
     session.log.close()
 
@@ -170,3 +172,23 @@ def test_compact_and_skills_use_the_duck_typed_objects(repl):
 def test_exit_asks_the_repl_to_leave(repl):
     run(repl, "/exit")
     assert repl.exiting
+
+
+def test_a_command_file_is_a_prompt_with_its_expansion_attached(repl, tmp_path, monkeypatch):
+    monkeypatch.setenv("EDGAR_HOME", str(tmp_path / "home"))
+    (tmp_path / ".claude" / "commands").mkdir(parents=True)
+    (tmp_path / ".claude" / "commands" / "hello.md").write_text(
+        "---\ndescription: Say hello\n---\nGreet $ARGUMENTS warmly.\n")
+    seen: list[Event] = []
+    repl.app.bus.subscribe(Event, seen.append)
+
+    async def scenario():
+        await repl.submit("/hello the team")
+        await repl.foreground
+
+    asyncio.run(scenario())
+    typed = [e.text for e in seen if type(e).__name__ == "PromptTyped"]
+    attached = [e for e in seen if type(e).__name__ == "Attached"]
+    assert typed == ["/hello the team"]
+    assert attached[0].sources == ("/hello",) and attached[0].bodies == ("Greet the team warmly.",)
+    assert "/hello" in run(repl, "/help") and "Say hello (claude)" in run(repl, "/help")

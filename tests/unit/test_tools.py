@@ -150,7 +150,7 @@ def test_ask_mode_confirm_always_sticks(ctx):
     answers = iter(["always"])
     asked = []
 
-    async def confirm(tool, summary):
+    async def confirm(tool, summary, offer):
         asked.append(summary)
         return next(answers)
 

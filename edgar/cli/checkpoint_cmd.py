@@ -1,0 +1,68 @@
+"""``edgar undo [N]`` and ``edgar diff``: the checkpoints of the project's last turns.
+
+Guarantees: both only read ``.edgar/`` (and never create it); ``undo`` restores the newest
+N turns' files (any session), newest first, and prints one line per file saying what it
+did; ``diff`` prints the newest session's changes (or ``--session ID``, a prefix will do) as
+a unified diff with 3 lines of context, and exits 0 with a note when there is nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from edgar.core.checkpoints import Checkpoints, describe
+from edgar.core.project import find_root, state_dir
+
+
+def _store() -> Checkpoints:
+    root = find_root()
+    return Checkpoints(root, state_dir(root), "")
+
+
+def run_undo(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="edgar undo",
+                                     description="put back the files the last turn(s) changed")
+    parser.add_argument("turns", nargs="?", type=int, default=1, metavar="N",
+                        help="how many turns to undo (default 1)")
+    args = parser.parse_args(argv)
+    if args.turns < 1:
+        parser.error("N must be at least 1")
+    store = _store()
+    stored = len(store.turns())
+    if not stored:
+        print("nothing to undo: no turn has changed files in this project yet")
+        return 0
+    done = asyncio.run(store.undo(args.turns))
+    lines = describe(done)
+    print(f"undid {len(done)} turn{'s' * (len(done) != 1)}" +
+          (f" (only {stored} stored)" if args.turns > stored else ""))
+    for line in lines:
+        print(f"  {line}")
+    return 0
+
+
+def run_diff(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="edgar diff",
+                                     description="what edgar changed in the newest session")
+    parser.add_argument("--session", metavar="ID", help="another session (an id prefix will do)")
+    args = parser.parse_args(argv)
+    store = _store()
+    turns = store.turns()
+    if not turns:
+        print("no changes recorded in this project yet")
+        return 0
+    sessions = [m.get("session", "") for _, m in turns]
+    if args.session:
+        matches = sorted({s for s in sessions if s.startswith(args.session)})
+        if len(matches) != 1:
+            print(f"edgar: {'no' if not matches else 'more than one'} session with changes "
+                  f"matches {args.session!r}", file=sys.stderr)
+            return 2
+        session = matches[0]
+    else:
+        session = sessions[-1]
+    text = asyncio.run(store.diff(session))
+    sys.stdout.write(text or f"session {session}: no differences left (undone or reverted)\n")
+    return 0

@@ -1,0 +1,151 @@
+"""Custom slash commands: Markdown files in ``.edgar/commands/``, ``.claude/commands/`` and
+the user dir's ``commands/``, in Claude Code's format.
+
+Guarantees:
+- ``/NAME ARGS`` finds ``NAME.md`` (subdirectories namespace files but not names, as in
+  Claude Code: ``frontend/component.md`` is ``/component``); the first directory in
+  ``command_dirs`` order wins a clash. Built-in commands always win over files.
+- ``expand`` substitutes ``$ARGUMENTS`` (the whole argument text) and ``$1`` … ``$9``
+  (shell-like words); a body that uses neither gets ``ARGUMENTS: …`` appended when there
+  are arguments, as Claude Code does.
+- Front matter (optional): ``description``, ``argument-hint``, ``allowed-tools`` (a list or a
+  comma-separated string of rules, e.g. ``Bash(git status:*), Bash(git diff:*)``), which the
+  running turn may use without asking; unknown keys are ignored. A broken file is reported,
+  never fatal.
+- The expansion is text the client wrote, not the person: the caller sends it as an
+  attachment (``Attached``), while the ``PromptTyped`` is the ``/NAME ARGS`` line as typed.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_BYTES = 256_000
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
+_POSITIONAL = re.compile(r"\$([1-9])")
+
+
+@dataclass(frozen=True, slots=True)
+class CustomCommand:
+    name: str
+    description: str
+    body: str
+    path: Path
+    where: str                      # "project", "claude" or "user", plus a namespace if any
+    allowed_tools: tuple[str, ...] = ()
+    argument_hint: str = ""
+
+
+def command_dirs(root: Path, user: Path | None) -> list[tuple[str, Path]]:
+    dirs = [("project", root / ".edgar" / "commands"), ("claude", root / ".claude" / "commands")]
+    if user is not None:
+        dirs.append(("user", user / "commands"))
+    return dirs
+
+
+def _split_rules(value: object) -> tuple[str, ...]:
+    if isinstance(value, list):
+        return tuple(str(v).strip() for v in value if str(v).strip())
+    text, out, depth, start = str(value or ""), [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return tuple(p.strip() for p in out if p.strip())
+
+
+def parse_command(text: str, path: Path, where: str) -> CustomCommand:
+    """One command file; raises ``ValueError`` (with the line) when its front matter is broken."""
+    from edgar.skills.loader import SkillError, parse_front_matter
+
+    meta: dict[str, object] = {}
+    body = text.lstrip("\ufeff")
+    if body.startswith("---"):
+        try:
+            meta, body, _ = parse_front_matter(body)
+        except SkillError as exc:
+            raise ValueError(f"{path}:{exc.line}: {exc.message}") from None
+    first = next((line.strip() for line in body.splitlines() if line.strip()), "")
+    description = str(meta.get("description") or first[:80])
+    return CustomCommand(path.stem, " ".join(description.split()), body.strip(), path, where,
+                         _split_rules(meta.get("allowed-tools")),
+                         str(meta.get("argument-hint") or ""))
+
+
+def discover(root: Path, user: Path | None) -> tuple[dict[str, CustomCommand], list[str]]:
+    """Every command by name, and one warning per file that could not be read."""
+    found: dict[str, CustomCommand] = {}
+    warnings: list[str] = []
+    for where, directory in command_dirs(root, user):
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.rglob("*.md")):
+            if not _NAME.match(path.stem) or path.stem in found:
+                continue
+            namespace = path.parent.relative_to(directory).as_posix()
+            label = where if namespace == "." else f"{where}:{namespace}"
+            try:
+                if path.stat().st_size > MAX_BYTES:
+                    raise ValueError(f"{path}: larger than {MAX_BYTES} bytes")
+                found[path.stem] = parse_command(path.read_text(encoding="utf-8", errors="replace"),
+                                                 path, label)
+            except (OSError, ValueError) as exc:
+                warnings.append(str(exc))
+    return found, warnings
+
+
+def split_line(line: str) -> tuple[str, str] | None:
+    """(name, argument text) of a ``/name args`` line, or None."""
+    if not line.startswith("/") or line.startswith("//"):
+        return None
+    name, _, args = line[1:].partition(" ")
+    name = name.strip()
+    if not name or not _NAME.match(name):
+        return None
+    return name, args.strip()
+
+
+def expand(command: CustomCommand, args: str) -> str:
+    body = command.body
+    try:
+        words = shlex.split(args)
+    except ValueError:
+        words = args.split()
+    used = "$ARGUMENTS" in body or _POSITIONAL.search(body) is not None
+    body = body.replace("$ARGUMENTS", args)
+    body = _POSITIONAL.sub(lambda m: words[int(m.group(1)) - 1]
+                           if int(m.group(1)) <= len(words) else "", body)
+    if args and not used:
+        body += f"\n\nARGUMENTS: {args}"
+    return body
+
+
+def resolve(line: str, root: Path, user: Path | None) -> tuple[CustomCommand, str] | None:
+    """(command, expansion) when ``line`` calls a custom command, else None."""
+    parts = split_line(line.strip())
+    if parts is None:
+        return None
+    found, _ = discover(root, user)
+    command = found.get(parts[0])
+    if command is None:
+        return None
+    return command, expand(command, parts[1])
+
+
+def allowed_rules(command: CustomCommand) -> tuple[list, list[str]]:
+    """The command's ``allowed-tools`` as rules, and a warning per entry that is not a rule."""
+    from edgar.tools.rules import RuleError, parse_rule
+
+    rules, warnings = [], []
+    for text in command.allowed_tools:
+        try:
+            rules.append(parse_rule(text))
+        except RuleError as exc:
+            warnings.append(f"{command.path}: allowed-tools: {exc}")
+    return rules, warnings

@@ -1,0 +1,101 @@
+"""``edgar trust [--show | --revoke]``, and the trust question at the start of a session.
+
+Guarantees:
+- ``edgar trust`` prints every setting in this project's ``.edgar/config.toml`` and
+  ``.mcp.json`` that runs code or widens permissions (key, value, what it does), then
+  records the SHA-256 of those files in the user dir; a later change needs trust again.
+- ``--show`` says whether the project is trusted, which file changed since, and what the
+  files ask for; ``--revoke`` forgets the record. Neither changes anything else.
+- ``at_start``: the REPL asks once (``Trust it? [y/N]``; anything but y/yes is no);
+  ``-p`` and piped runs never ask and say in one stderr line which keys were ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable, TextIO
+
+from edgar.sandbox import trust
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="edgar trust", description=__doc__.splitlines()[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--show", action="store_true", help="show what is trusted; change nothing")
+    group.add_argument("--revoke", action="store_true", help="forget this project's trust")
+    args = parser.parse_args(argv)
+    from edgar.core.project import find_root
+
+    root = find_root()
+    damaged = trust.problem()
+    if damaged:
+        print(f"edgar: {damaged}", file=sys.stderr)
+    if args.revoke:
+        print(f"{'revoked' if trust.revoke(root) else 'was not trusted'}: {root}")
+        return 0
+    wanted = trust.wanted(root)
+    if args.show:
+        return _show(root, wanted)
+    print(f"edgar trust: {root}")
+    _list(wanted, sys.stdout)
+    files = trust.trust(root)
+    shown = ", ".join(f"{name} {digest[:12] if digest != 'absent' else '(absent)'}"
+                      for name, digest in files.items())
+    print(f"trusted: {shown}\nrecorded in {trust.user_dir() / trust.RECORD}; a change to "
+          "these files needs `edgar trust` again (`edgar trust --revoke` undoes this)")
+    return 0
+
+
+def _list(wanted: list[trust.Held], out: TextIO) -> None:
+    if not wanted:
+        print("  nothing in this project's config runs code or widens permissions", file=out)
+    for item in wanted:
+        print(f"  {item.line()}", file=out)
+
+
+def _show(root: Path, wanted: list[trust.Held]) -> int:
+    entry = trust.record(root)
+    if entry is None:
+        print(f"not trusted: {root}")
+    elif trust.trusted(root):
+        print(f"trusted since {entry.get('at', '?')}: {root}")
+    else:
+        print(f"trust lapsed (changed since {entry.get('at', '?')}: "
+              f"{', '.join(trust.changed(root))}): {root}")
+    print("the project's config asks for:")
+    _list(wanted, sys.stdout)
+    return 0
+
+
+def at_start(root: Path, *, interactive: bool, ask: Callable[[str], str] = input,
+             err: TextIO = sys.stderr) -> bool:
+    """Before settings are final: True when the person trusted the project just now (the
+    caller reloads them). Prints nothing when nothing is held back."""
+    if not ((root / ".edgar" / "config.toml").is_file() or (root / ".mcp.json").is_file()):
+        return False
+    damaged = trust.problem()
+    if damaged:
+        print(f"edgar: {damaged}", file=err)
+    held = trust.pending(root)
+    if not held:
+        return False
+    if not interactive:
+        keys = ", ".join(item.key for item in held)
+        print(f"edgar: ignoring untrusted project settings ({keys}); run `edgar trust` in "
+              f"{root} to allow them", file=err)
+        return False
+    lapsed = trust.changed(root)
+    why = f" (changed since you trusted it: {', '.join(lapsed)})" if lapsed else ""
+    print(f"This project's config wants to run{why}:", file=err)
+    _list(held, err)
+    try:
+        answer = ask("Trust it? [y/N] ").strip().lower()
+    except EOFError:
+        answer = ""
+    if answer in ("y", "yes"):
+        trust.trust(root)
+        return True
+    print("edgar: not trusted; those settings are ignored this session", file=err)
+    return False

@@ -1,0 +1,133 @@
+"""The person's instruction files: ``AGENTS.md``, ``CLAUDE.md``, ``EDGAR.md``.
+
+Guarantees:
+- The system prompt gets, in this order: the user-level ``AGENTS.md`` in edgar's user dir,
+  then the instruction files of every directory from the project root down to the directory
+  edgar was started in (as Codex walks ``AGENTS.md``). Those are known when the session
+  starts, so the system prompt stays byte-stable while they do not change.
+- Instruction files of directories the session touches later (a ``read``, ``write``,
+  ``edit``, ``glob`` or ``grep`` under ``sub/``) are not put into the system prompt, which
+  would bust the prompt cache: ``NestedInstructions`` hands each one over once, as a block
+  after that tool's result (``<instructions path="sub/AGENTS.md">``), the way Claude Code
+  attaches a nested ``CLAUDE.md`` when a file there is first read.
+- Each file is read at most ``MAX_FILE`` characters; the same file reached twice (a
+  ``CLAUDE.md`` symlinked to ``AGENTS.md``, identical copies) is given once.
+- These are the person's own files, never learned from (learning sees only ``PromptTyped``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md", "EDGAR.md")
+MAX_FILE = 20_000
+_DELIVERED = re.compile(r'<instructions path="([^"]+)">')
+
+
+def _read(path: Path) -> str | None:
+    try:
+        if not path.is_file():
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")[:MAX_FILE].strip()
+    except OSError:
+        return None
+
+
+def files_in(directory: Path) -> list[Path]:
+    """The instruction files present in one directory, in ``INSTRUCTION_FILES`` order."""
+    return [directory / name for name in INSTRUCTION_FILES if (directory / name).is_file()]
+
+
+def _chain(root: Path, start: Path) -> list[Path]:
+    """Directories from ``root`` down to ``start`` (just ``root`` when start is outside it)."""
+    root, start = root.resolve(), start.resolve()
+    if start != root and root not in start.parents:
+        return [root]
+    dirs = [start, *[p for p in start.parents if p == root or root in p.parents]]
+    return list(reversed(dirs))
+
+
+def _label(root: Path, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def startup_instructions(root: Path, cwd: Path | None = None,
+                         user: Path | None = None) -> str:
+    """The instruction text for the system prompt (user file, then root … cwd)."""
+    seen: set[str] = set()
+    parts: list[str] = []
+
+    def add(path: Path, label: str) -> None:
+        key = str(path.resolve())
+        text = _read(path)
+        if text is None or key in seen or text in seen:
+            return
+        seen.update((key, text))
+        parts.append(f"<{label}>\n{text}\n</{label}>")
+
+    if user is not None:
+        add(user / "AGENTS.md", "user AGENTS.md")
+    for directory in _chain(root, cwd or root):
+        for path in files_in(directory):
+            add(path, _label(root, path))
+    return "\n\n".join(parts)
+
+
+def project_instructions(root: Path) -> str:
+    """What ``core.context`` puts under "Project instructions" (user dir from the config)."""
+    from edgar.config import user_dir
+
+    return startup_instructions(root, Path.cwd(), user_dir())
+
+
+class NestedInstructions:
+    """Hands over instruction files of directories below the start chain, once each."""
+
+    def __init__(self, root: Path, cwd: Path | None = None):
+        self.root = root.resolve()
+        self.covered = {str(d) for d in _chain(self.root, cwd or self.root)}
+        self.delivered: set[str] = set()
+        self._texts: set[str] = set()
+
+    def already_seen(self, transcript: Iterable[str]) -> None:
+        """Mark files whose block is already in a resumed conversation's text."""
+        for text in transcript:
+            self.delivered.update(_DELIVERED.findall(text))
+
+    def for_paths(self, paths: Iterable[str]) -> str:
+        """The blocks for instruction files not yet delivered above any of ``paths``."""
+        blocks: list[str] = []
+        for raw in paths:
+            target = (self.root / raw).resolve() if not Path(raw).is_absolute() else Path(raw).resolve()
+            if target != self.root and self.root not in target.parents:
+                continue  # outside the project: its files are not the project's instructions
+            directory = target if target.is_dir() else target.parent
+            for d in _chain(self.root, directory):
+                if str(d) in self.covered:
+                    continue
+                for path in files_in(d):
+                    label = _label(self.root, path)
+                    text = _read(path)
+                    if label in self.delivered or not text or text in self._texts:
+                        continue
+                    self.delivered.add(label)
+                    self._texts.add(text)
+                    blocks.append(f'<instructions path="{label}">\n{text}\n</instructions>')
+        if not blocks:
+            return ""
+        return ("Instructions from the project for the directories just used (follow them "
+                "for files there):\n" + "\n\n".join(blocks))
+
+    def for_calls(self, calls: Iterable[Any]) -> str:
+        """``for_paths`` over the ``path`` argument of each tool call (read/write/edit/…)."""
+        paths = []
+        for call in calls:
+            args = getattr(call, "input", None)
+            if isinstance(args, dict) and isinstance(args.get("path"), str) and args["path"]:
+                paths.append(args["path"])
+        return self.for_paths(paths)

@@ -1,0 +1,256 @@
+"""Trust: project config that runs code or widens permissions waits for ``edgar trust``.
+
+A cloned repository can commit ``.edgar/config.toml`` and ``.mcp.json``. Keys there that run
+code or widen what edgar may do (``GATES``) take effect only once the person has trusted the
+project (the convention of ``direnv allow`` and ``mise trust``); everything else in those
+files applies at once. User-level config, ``EDGAR_*`` variables and flags are the person's
+own and always apply.
+
+Guarantees:
+- ``trusted(root)`` is True only when the user dir holds a record for this root whose
+  SHA-256 of every file in ``TRUSTED_FILES`` (absent counts) equals the files now: any
+  change to them needs trust again.
+- ``admit(root, data)`` returns the project layer without the gated keys when the project is
+  not trusted; ``pending(root)`` lists what was held back (file, key, value, what it does).
+- The record (``trust.json`` in the user dir, mode 0600) is replaced atomically; a damaged
+  one trusts nothing and is said to be damaged, never a traceback.
+- Pure but for reading the files and the record; no network, no model.
+
+Reused by hooks and MCP servers (issue 15) and permission rules (issue 16): add a ``Gate``
+for each new key that runs code, and call ``trusted(root)`` before starting anything the
+project's files name.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json")
+RECORD = "trust.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """A project-level key that needs trust when ``widens(value)``; ``says`` what it does."""
+
+    key: str                                   # dotted; ``*`` matches one table name
+    widens: Callable[[Any], bool]
+    says: str
+
+
+def _always(value: Any) -> bool:
+    return True
+
+
+GATES: tuple[Gate, ...] = (
+    Gate("permission_mode", lambda v: v in ("auto-edit", "yes"),
+         "lets tools run without asking"),
+    Gate("tools.allow_outside_root", lambda v: v is True,
+         "lets tools read and write outside the project"),
+    Gate("sandbox.mode", lambda v: v == "off", "runs commands without the sandbox"),
+    Gate("sandbox.network", lambda v: v is True, "lets commands reach the network"),
+    Gate("sandbox.writable", lambda v: bool(v), "lets commands write outside the project"),
+    Gate("verify.command", lambda v: bool(v), "runs this command after every turn that edits"),
+    Gate("providers.*.base_url", _always, "sends your API key and prompts to this address"),
+    Gate("providers.*.api_key_env", _always, "sends the value of this variable as the API key"),
+    Gate("providers.*.headers", _always, "adds these headers to every provider request"),
+    Gate("hooks", _always, "runs these commands on edgar's events"),
+    Gate("mcp", _always, "starts these MCP servers"),
+    Gate("permissions.allow", lambda v: bool(v), "lets these tool calls run without asking"),
+)
+GATED_KEYS: tuple[str, ...] = tuple(g.key for g in GATES)
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """One gated setting a project file asks for."""
+
+    file: str      # relative to the root
+    key: str
+    value: Any
+    says: str
+
+    def line(self) -> str:
+        shown = json.dumps(self.value, ensure_ascii=False)
+        shown = shown if len(shown) <= 120 else shown[:117] + "…"
+        return f"{self.file}: {self.key} = {shown}  ({self.says})"
+
+
+def user_dir() -> Path:
+    from edgar.config import user_dir as find
+
+    return find()
+
+
+def _record_path() -> Path:
+    return user_dir() / RECORD
+
+
+def _key(root: Path) -> str:
+    return os.path.realpath(root)
+
+
+def digests(root: Path) -> dict[str, str]:
+    """SHA-256 of each trusted file as it is now ("absent" when missing)."""
+    out: dict[str, str] = {}
+    for name in TRUSTED_FILES:
+        try:
+            out[name] = hashlib.sha256((root / name).read_bytes()).hexdigest()
+        except FileNotFoundError:
+            out[name] = "absent"
+        except OSError as exc:
+            out[name] = f"unreadable: {exc.strerror}"
+    return out
+
+
+def _load_records() -> tuple[dict[str, Any], str | None]:
+    """(records, problem): a missing file is no records; a damaged one is said."""
+    path = _record_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, None
+    except (OSError, ValueError) as exc:
+        return {}, f"{path} is damaged ({exc}); nothing is trusted until `edgar trust` rewrites it"
+    if not isinstance(data, dict) or not isinstance(data.get("projects", {}), dict):
+        return {}, f"{path} is not a trust record; nothing is trusted"
+    return data.get("projects", {}), None
+
+
+def record(root: Path) -> dict[str, Any] | None:
+    entry = _load_records()[0].get(_key(root))
+    return entry if isinstance(entry, dict) else None
+
+
+def trusted(root: Path) -> bool:
+    """Whether this project's config files are exactly the ones the person trusted."""
+    entry = record(root)
+    return entry is not None and entry.get("files") == digests(root)
+
+
+def changed(root: Path) -> list[str]:
+    """Trusted files that differ from what was trusted (empty when trusted or never trusted)."""
+    entry = record(root)
+    if entry is None or not isinstance(entry.get("files"), dict):
+        return []
+    now = digests(root)
+    return [name for name in TRUSTED_FILES if entry["files"].get(name) != now[name]]
+
+
+def _write_records(projects: dict[str, Any]) -> None:
+    path = _record_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{RECORD}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump({"version": 1, "projects": projects}, handle, indent=1, sort_keys=True)
+    os.replace(tmp, path)
+
+
+def trust(root: Path) -> dict[str, str]:
+    """Record the files as they are now; returns their digests."""
+    projects = _load_records()[0]
+    files = digests(root)
+    projects[_key(root)] = {"files": files, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                                time.gmtime())}
+    _write_records(projects)
+    return files
+
+
+def revoke(root: Path) -> bool:
+    """Forget this project's record; True when there was one."""
+    projects = _load_records()[0]
+    if projects.pop(_key(root), None) is None:
+        return False
+    _write_records(projects)
+    return True
+
+
+def _lookup(data: Any, parts: list[str], prefix: str = "") -> list[tuple[str, Any]]:
+    if not parts:
+        return [(prefix, data)]
+    if not isinstance(data, dict):
+        return []
+    head, rest = parts[0], parts[1:]
+    names = list(data) if head == "*" else ([head] if head in data else [])
+    found: list[tuple[str, Any]] = []
+    for name in names:
+        found += _lookup(data[name], rest, f"{prefix}.{name}" if prefix else str(name))
+    return found
+
+
+def gated(data: dict[str, Any], file: str = ".edgar/config.toml") -> list[Held]:
+    """The settings in ``data`` (one project file, parsed) that need trust."""
+    held: list[Held] = []
+    for gate in GATES:
+        for key, value in _lookup(data, gate.key.split(".")):
+            if gate.widens(value):
+                held.append(Held(file, key, value, gate.says))
+    return held
+
+
+def strip(data: dict[str, Any], held: list[Held]) -> dict[str, Any]:
+    """A copy of ``data`` without the held keys (empty tables dropped)."""
+    out = copy.deepcopy(data) if held else data
+    for item in held:
+        *parents, leaf = item.key.split(".")
+        node = out
+        for part in parents:
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        if isinstance(node, dict):
+            node.pop(leaf, None)
+    return out
+
+
+def admit(root: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """The project layer as it applies: whole when trusted, without gated keys when not."""
+    held = gated(data)
+    if not held or trusted(root):
+        return data
+    return strip(data, held)
+
+
+def pending(root: Path) -> list[Held]:
+    """Every gated setting this project's files ask for that is not trusted now."""
+    if trusted(root):
+        return []
+    return wanted(root)
+
+
+def wanted(root: Path) -> list[Held]:
+    """Every gated setting the project's files ask for, trusted or not (for ``edgar trust``)."""
+    held: list[Held] = []
+    config = root / ".edgar" / "config.toml"
+    if config.is_file():
+        import tomllib
+
+        try:
+            held += gated(tomllib.loads(config.read_text(encoding="utf-8")))
+        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+            pass  # the config loader reports a broken file, with its line
+    mcp = root / ".mcp.json"
+    if mcp.is_file():
+        try:
+            servers = json.loads(mcp.read_text(encoding="utf-8")).get("mcpServers", {})
+        except (ValueError, OSError, AttributeError):
+            servers = {}
+        if isinstance(servers, dict):
+            for name, spec in servers.items():
+                command = spec if not isinstance(spec, dict) else " ".join(
+                    str(x) for x in [spec.get("command", spec.get("url", "")),
+                                     *(spec.get("args") or [])] if x)
+                held.append(Held(".mcp.json", f"mcpServers.{name}", command,
+                                 "starts this MCP server"))
+    return held
+
+
+def problem() -> str | None:
+    """A damaged trust record, said once by the caller (None when all is well)."""
+    return _load_records()[1]
