@@ -33,7 +33,7 @@ def child(argv: list[str], rate: float) -> int:
     import asyncio
 
     from edgar.cli.main import main as edgar_main
-    from edgar.events import Usage
+    from edgar.conversation import Usage
     from edgar.providers import scripted
     from edgar.providers.base import Finished, TextChunk
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
+from edgar.conversation import Usage
+
 ErrorKind = Literal[
     "exit_nonzero",
     "exit_answer",       # a non-zero exit that is an answer (grep: no match); never a fact
@@ -49,34 +51,6 @@ class ErrorRecord:
     kind: ErrorKind
     exit_code: int | None = None
     program: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """Token counts of one model response (cumulative for that response, never summed twice).
-
-    Invariant: ``reported`` is False when the provider sent no usage at all; the counts are
-    then unknown (shown as null), not zero, and a sum with an unreported part is unreported.
-    """
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_write_tokens: int = 0
-    cache_read_tokens: int = 0
-    reported: bool = True
-
-    def __add__(self, other: "Usage") -> "Usage":
-        return Usage(
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.cache_write_tokens + other.cache_write_tokens,
-            self.cache_read_tokens + other.cache_read_tokens,
-            self.reported and other.reported,
-        )
-
-    @property
-    def total(self) -> int:
-        return self.input_tokens + self.output_tokens + self.cache_write_tokens + self.cache_read_tokens
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

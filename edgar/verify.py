@@ -1,7 +1,8 @@
 """Verify: run the configured check after a turn that changed files; a failure earns a fix round.
 
 Guarantees:
-- ``Verifier`` is an after-stop hook (``session.after_stop``). It runs ``verify.command`` at
+- ``Verifier`` is an ``AfterStop`` hook (core/turn.py), in ``session.after_stop`` with
+  ``on_tool`` subscribed to ``ToolFinished`` by the composition root. It runs ``verify.command`` at
   the project root only when the model has stopped in a depth-0 turn whose tools changed
   files, and only if files changed since the last check of that turn.
 - Each run publishes exactly one ``VerifyFinished(command, passed, exit_code, duration)`` at
@@ -18,13 +19,17 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from edgar.config import VerifySettings
 from edgar.events import Notice, ToolFinished, VerifyFinished
 from edgar.sandbox import explain
 from edgar.tools.base import ToolContext, ToolFailure
 from edgar.tools.shell import run_command, sandbox_for
+
+if TYPE_CHECKING:
+    from edgar.core.session import Session
+    from edgar.core.turn import Turn
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
@@ -63,10 +68,8 @@ class Verifier:
         if event.files:
             self._changes += 1
 
-    async def __call__(self, session: Any, turn: Any) -> str | None:
+    async def after_stop(self, session: Session, turn: Turn) -> str | None:
         if not self.command or turn.depth != 0 or not turn.files:
-            return None
-        if not getattr(session, "verify_enabled", True):
             return None
         if self._checked.get(turn.id) == self._changes:
             return None  # nothing changed since the last check of this turn
@@ -97,13 +100,3 @@ class Verifier:
             f"verify failed: fix round {done + 1} of {self.settings.max_rounds}"), **where))
         return fix_message(self.command, code, tail(output, self.settings.tail_chars),
                            done + 1, self.settings.max_rounds, self.settings.timeout)
-
-
-def attach(session: Any, settings: VerifySettings) -> Verifier | None:
-    """Append a Verifier to ``session.after_stop`` when a command is configured."""
-    if not (settings.command or "").strip():
-        return None
-    verifier = Verifier(settings)
-    session.bus.subscribe(ToolFinished, verifier.on_tool)
-    session.after_stop.append(verifier)
-    return verifier

@@ -43,7 +43,6 @@ def _demo(project: Path, fast: bool) -> int:
     from edgar.cli.render import PlainRenderer
     from edgar.cli.setup import build
     from edgar.config import load
-    from edgar.events import Event
 
     (project / ".git").mkdir()
     (project / "greet.py").write_text(GREET, encoding="utf-8")
@@ -60,7 +59,7 @@ def _demo(project: Path, fast: bool) -> int:
         settings = load(project, overrides={"model": f"scripted:{script}",
                                             "permission_mode": "yes"})
         app = build(project, settings)
-        app.bus.subscribe(Event, PlainRenderer(sys.stdout))
+        app.observe(PlainRenderer(sys.stdout))
         print(f"edgar demo — a scripted session in {project}\n")
         print(f"you> {PROMPT}\n")
         try:

@@ -14,8 +14,13 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from edgar import __version__
+
+if TYPE_CHECKING:
+    from edgar.config import Settings
+    from edgar.core.project import Project
 
 LEARNING_COMMANDS = ("stats", "history", "import")
 CORE_COMMANDS = ("demo", "init", "memory", "doctor", "trust", "undo", "diff", "mcp")
@@ -102,7 +107,15 @@ def _learning_command(argv: list[str]) -> int:
                   "edgar.learning package", file=sys.stderr)
             return 2
         raise
-    return module.main(argv)
+    return module.main(argv, _open_project)
+
+
+def _open_project(root: Path, settings: Settings) -> Project:
+    """The composition root's ``open_project``, imported only when a command opens one (a
+    re-import that finds nothing new never needs the settings model)."""
+    from edgar.cli.setup import open_project
+
+    return open_project(root, settings)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from typing import Callable
@@ -54,16 +53,13 @@ def _store_exists() -> bool:
     return (state_dir(find_root()) / "memory.db").is_file()
 
 
-def _open_store():
-    from edgar.cli.setup import config_secrets
+def _open_store() -> MemoryStore:
+    from edgar.cli.setup import open_project
     from edgar.config import load
-    from edgar.core.project import ensure_state_dir, find_root
-    from edgar.redact import Redactor
+    from edgar.core.project import find_root
 
     root = find_root()
-    settings = load(root)
-    redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
-    return MemoryStore(ensure_state_dir(root) / "memory.db", redact=redact)
+    return open_project(root, load(root)).memory()
 
 
 def run(argv: list[str]) -> int:

@@ -123,7 +123,7 @@ async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | 
     access = {name: tool.access for name, tool in app.session.tools.items()}
     printer = _Printer(fmt, out, err, app.session.gate.mode, access)
     if fmt != "quiet":  # "quiet": the caller renders the session itself (edgar demo)
-        app.bus.subscribe(Event, printer)
+        app.observe(printer)
     session = app.session
     attached = attached or []
     task = asyncio.current_task()
@@ -179,7 +179,7 @@ async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | 
             "cost_usd": result.cost,
             "permission_denials": printer.denials,
             "duration_ms": round(result.duration * 1000),
-            "num_turns": result.model_calls,
+            "num_turns": result.steps,
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
             "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
                          "reactivated": e.reactivated} for e in printer.learned],

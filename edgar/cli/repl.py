@@ -30,7 +30,7 @@ import signal
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Awaitable, IO
+from typing import TYPE_CHECKING, IO, Any, Awaitable, Callable, Protocol
 
 from edgar.cli import slash
 from edgar.cli.attach import AT_PATH, AttachRefused, at_paths, typed
@@ -38,23 +38,87 @@ from edgar.cli.oneshot import UsageError
 from edgar.core.queue import PromptQueue
 from edgar.events import Attached, Event, PromptTyped, QueueDelivered
 
+if TYPE_CHECKING:
+    from edgar.cli.setup import App
+
+
+class Renderer(Protocol):
+    """What the REPL prints through (cli/render.py's RichRenderer and PlainRenderer)."""
+
+    def __call__(self, event: Event) -> None: ...
+
+    def say(self, text: str, style: str = "") -> None: ...
+
+    def activity(self) -> str: ...
+
+
 REPLIES = {"y": "yes", "yes": "yes", "n": "no", "no": "no", "a": "always", "always": "always"}
 
 
-class Repl:
-    def __init__(self, renderer: Any):
-        self.app: Any = None
-        self.renderer = renderer
+class Screen:
+    """The live prompt, once ``Repl.interactive`` has made one; redraws it on request."""
+
+    def __init__(self) -> None:
         self.prompt: Any = None                  # the PromptSession when interactive
+
+    def invalidate(self) -> None:
+        if self.prompt is not None and self.prompt.app.is_running:
+            self.prompt.app.invalidate()
+
+
+class Asker:
+    """Permission questions (the gate's ``Confirm``); the next typed line or key answers.
+
+    Built before the session (the gate needs ``confirm``), so the Repl is built whole after.
+    """
+
+    def __init__(self, say: Callable[[str, str], None], screen: Screen):
+        self.say = say
+        self.screen = screen
+        self.asking: tuple[str, str, asyncio.Future[str]] | None = None
+
+    async def confirm(self, tool: str, summary: str, offer: str | None = None) -> str:
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.asking = (tool, summary, future)
+        self.say(f"? {tool}: {summary}", "bold yellow")
+        always = (f"always allow `{offer[offer.index('(') + 1:-1]}` (saved to your config)"
+                  if offer and "(" in offer else f"always allow {tool} this session")
+        self.say(f"  y yes · n no · a {always} · Esc stops the turn", "dim")
+        self.screen.invalidate()
+        try:
+            return await future
+        finally:
+            self.asking = None
+            self.screen.invalidate()
+
+    def answer(self, answer: str) -> None:
+        if self.asking is not None and not self.asking[2].done():
+            self.asking[2].set_result(answer)
+            self.say(f"  → {answer}", "dim")
+
+
+class Repl:
+    def __init__(self, renderer: Renderer, app: App, asker: Asker, screen: Screen):
+        self.app = app
+        self.renderer = renderer
+        self.asker = asker
+        self.screen = screen
         self.above: Any = None                   # its AboveThePrompt output
-        self.asking: tuple[str, str, asyncio.Future] | None = None
-        self.foreground: asyncio.Task | None = None
+        self.foreground: asyncio.Task[Any] | None = None
         self.exiting = False
         self.default = ""                        # text put back into the next prompt
         self.restored: str | None = None         # queued lines given back after an interrupt
         self.turn_id = ""                        # id of the turn running in the foreground
         self._cancelling = False
         self.notes: list[str] = []               # edgar's notes for the next turn (/undo)
+
+    @property
+    def prompt(self) -> Any:
+        return self.screen.prompt
+
+    @property
+    def asking(self) -> tuple[str, str, asyncio.Future[str]] | None:
+        return self.asker.asking
 
     # -- state the prompt and the slash commands read --------------------------------
     @property
@@ -214,24 +278,8 @@ class Repl:
             self.default = text
 
     # -- permission questions --------------------------------------------------------
-    async def confirm(self, tool: str, summary: str, offer: str | None = None) -> str:
-        future: asyncio.Future = asyncio.get_running_loop().create_future()
-        self.asking = (tool, summary, future)
-        self.say(f"? {tool}: {summary}", "bold yellow")
-        always = (f"always allow `{offer[offer.index('(') + 1:-1]}` (saved to your config)"
-                  if offer and "(" in offer else f"always allow {tool} this session")
-        self.say(f"  y yes · n no · a {always} · Esc stops the turn", "dim")
-        self._invalidate()
-        try:
-            return await future
-        finally:
-            self.asking = None
-            self._invalidate()
-
     def answer(self, answer: str) -> None:
-        if self.asking is not None and not self.asking[2].done():
-            self.asking[2].set_result(answer)
-            self.say(f"  → {answer}", "dim")
+        self.asker.answer(answer)
 
     def _answer_line(self, line: str) -> None:
         reply = REPLIES.get(line.strip().lower())
@@ -243,8 +291,7 @@ class Repl:
 
     # -- running ---------------------------------------------------------------------
     def _invalidate(self) -> None:
-        if self.prompt is not None and self.prompt.app.is_running:
-            self.prompt.app.invalidate()
+        self.screen.invalidate()
 
     def flush_output(self) -> None:
         if self.above is not None:
@@ -263,7 +310,7 @@ class Repl:
 
         loop = asyncio.get_running_loop()
         _handle_sigint(loop, self._on_sigint)
-        self.prompt = make_prompt(self, self.app.state, self.app.redact)
+        self.screen.prompt = make_prompt(self, self.app.state, self.app.redact)
         above = self.above = AboveThePrompt(self.prompt)
         if hasattr(self.renderer, "file"):
             self.renderer.file = above
@@ -357,7 +404,7 @@ def _handle_sigint(loop: asyncio.AbstractEventLoop, handler) -> None:
         pass
 
 
-def make_renderer(interactive: bool, root: Path | None = None) -> Any:
+def make_renderer(interactive: bool, root: Path | None = None) -> Renderer:
     if not interactive:
         from edgar.cli.render import PlainRenderer
 
@@ -375,14 +422,16 @@ def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | N
         raise UsageError("the REPL needs a terminal on stdin; pipe into `edgar -p` instead")
     interactive = sys.stdout.isatty()
     session_id, history = resumed if resumed else (None, None)
-    repl = Repl(make_renderer(interactive, root))
-    app = build(root, settings, confirm=repl.confirm if interactive else None,
+    renderer = make_renderer(interactive, root)
+    screen = Screen()
+    asker = Asker(renderer.say, screen)
+    app = build(root, settings, confirm=asker.confirm if interactive else None,
                 session_id=session_id, history=history,
                 no_history=getattr(args, "no_history", False),
                 no_verify=getattr(args, "no_verify", False),
-                on_output=getattr(repl.renderer, "tool_output", None))
-    repl.app = app
-    app.bus.subscribe(Event, repl.renderer)
+                on_output=getattr(renderer, "tool_output", None))
+    app.observe(renderer)
+    repl = Repl(renderer, app, asker, screen)
     try:
         return asyncio.run(app.running(repl.interactive(first) if interactive
                                        else repl.lines(sys.stdin, first)))

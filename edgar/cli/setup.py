@@ -1,31 +1,42 @@
 """The composition root: the one place that wires edgar together (like cosmicpython's bootstrap).
 
 Guarantees:
+- ``open_project`` builds the one ``Redactor`` (environment secrets plus secret-looking
+  config values) and every command uses it: sessions, ``edgar memory``, and, handed over
+  as a ``ProjectOpener``, ``edgar stats``/``history``/``import``.
+- ``build`` constructs a session in order — id, log, bus, provider, stores, hooks, session,
+  then subscribers — and nothing is changed after construction. Only this module subscribes
+  anything to the bus (``App.observe`` for the CLI's renderers; learning's ``attach``, which
+  this module calls).
 - The learning package is attached by name, ``importlib.import_module("edgar.learning")``,
   and only here; when it is not installed edgar runs without it (NFR-12, ADR-0011).
-- Everything durable a session writes passes the one ``Redactor`` built here.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal, TypeVar
+from types import ModuleType
+from typing import Any, Awaitable, Callable, Literal, Protocol, TypeVar
 
 from edgar.bus import Bus
-from edgar.config import Settings
+from edgar.config import Settings, user_dir
+from edgar.conversation import Message
 from edgar.core.checkpoints import Checkpoints
+from edgar.core.compaction import Compactor
 from edgar.core.instructions import NestedInstructions
-from edgar.core.project import ensure_state_dir
-from edgar.core.session import Session
+from edgar.core.project import Project
+from edgar.core.reminders import PromptState
+from edgar.core.session import Session, new_id
 from edgar.core.sessionlog import SessionLog, sessions_dir
-from edgar.events import Event, TurnStarted
+from edgar.core.turn import AfterStop, SkillSource
+from edgar.events import Event, ModelResponded, Notice, ToolFinished, TurnFinished, TurnStarted
 from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
-from edgar.providers.base import Message
 from edgar.sandbox.session import SessionSandbox
 from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
@@ -34,16 +45,20 @@ LEARNING = "edgar.learning"
 T = TypeVar("T")
 
 
+class Closable(Protocol):
+    def close(self) -> None: ...
+
+
 @dataclass
 class App:
-    root: Path
+    """One running session and what it owns; ``close()`` releases it all, newest first."""
+
+    project: Project
     state: Path
-    settings: Settings
     bus: Bus
     session: Session
-    redact: Callable[[str], str]
     memory: MemoryStore
-    learning: Any = None          # the attached learning handle, or None when not installed
+    learning: Closable | None = None   # the attached learning handle; None when not installed
     closers: list[Callable[[], None]] = field(default_factory=list)
     mcp: Any = None               # edgar.mcp.manager.McpServers when servers are configured
     hooks: Any = None             # edgar.hooks.runner.Hooks when hooks are configured
@@ -63,6 +78,22 @@ class App:
                 except Exception:
                     pass
 
+    @property
+    def root(self) -> Path:
+        return self.project.root
+
+    @property
+    def settings(self) -> Settings:
+        return self.project.settings
+
+    @property
+    def redact(self) -> Callable[[str], str]:
+        return self.project.redact
+
+    def observe(self, handler: Callable[[Event], None]) -> None:
+        """Subscribe a CLI renderer or printer to every event of this session."""
+        self.bus.subscribe(Event, handler)
+
     def close(self) -> None:
         for close in reversed(self.closers):
             try:
@@ -71,7 +102,7 @@ class App:
                 pass
 
 
-def load_learning() -> Any:
+def load_learning() -> ModuleType | None:
     """The learning package, or None when it has been removed (NFR-12)."""
     try:
         return importlib.import_module(LEARNING)
@@ -90,13 +121,15 @@ def config_secrets(settings: Settings) -> list[str]:
     return values
 
 
+def open_project(root: Path, settings: Settings) -> Project:
+    """The project with its one redactor; what every command starts from."""
+    redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
+    return Project(root=root, settings=settings, redact=redact)
+
+
 def permission_gate(root: Path, settings: Settings, bus: Bus,
                     confirm: Confirm | None) -> PermissionGate:
     """The mode plus ``[permissions]`` rules; an "always" rule is saved to the user config."""
-    import sys
-
-    from edgar.config import user_dir
-    from edgar.events import Notice
     from edgar.tools.permission_config import load_rules, save_allow_rule
 
     user_config = user_dir() / "config.toml"
@@ -122,62 +155,67 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           no_history: bool = False, no_verify: bool = False,
           learning: bool = True,
           on_output: Callable[[str, str], None] | None = None) -> App:
-    state = ensure_state_dir(root)
-    redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
-    log_holder: list[SessionLog] = []
+    project = open_project(root, settings)
+    state = project.ensure_state()
+    sid = session_id or new_id()
+    path = sessions_dir(state) / f"{sid}.jsonl"
+    prompt = PromptState()
+    if session_id and path.is_file():   # -c/-r: the same system prompt as before (ADR-0042)
+        from edgar.core.sessionlog import load as load_log
+
+        prompt = PromptState.from_json(load_log(path).prompt)
+    log = SessionLog(path, project.redact)
 
     def on_error(handler: str, kind: type[Event], exc: BaseException) -> None:
-        if log_holder:
-            log_holder[0].mark("subscriber_error", handler=handler, event=kind.__name__,
-                               error=type(exc).__name__)
+        log.mark("subscriber_error", handler=handler, event=kind.__name__,
+                 error=type(exc).__name__)
 
     bus = Bus(on_error=on_error)
     provider = make_provider(settings.model, settings)
-    memory = MemoryStore(state / "memory.db", redact=redact)
+    memory = project.memory()
+    turns = _TurnCount()
+    skills = _skills(root, settings, bus, sid, turns)
+    compactor = Compactor(settings)
+    verifier = None
+    if not no_verify and (settings.verify.command or "").strip():
+        from edgar.verify import Verifier
+
+        verifier = Verifier(settings.verify)
+    after_stop: list[AfterStop] = [verifier] if verifier is not None else []
+    nested = NestedInstructions(root, Path.cwd())   # instruction files of touched dirs
+    nested.already_seen(m.text() for m in history or [])
+    checkpoints = Checkpoints(root, state, sid)
+    sandbox = session_sandbox(root, settings, bus, sid)
     session = Session(root=root, settings=settings, bus=bus, provider=provider,
                       tools=default_tools(), gate=permission_gate(root, settings, bus, confirm),
-                      memory=memory, verify_enabled=not no_verify)
-    if session_id:
-        session.id = session_id
-    if history:
-        session.messages = list(history)
-    session.nested = NestedInstructions(root, Path.cwd())
-    session.display_output = on_output     # a running command's output, shown as it comes
-    session.checkpoints = Checkpoints(root, state, session.id)
-    bus.subscribe(TurnStarted, session.checkpoints.on_turn_started)
-    session.nested.already_seen(m.text() for m in session.messages)
-    path = sessions_dir(state) / f"{session.id}.jsonl"
-    if session_id and path.is_file():   # -c/-r: the same system prompt as before (ADR-0042)
-        from edgar.core.reminders import PromptState
-        from edgar.core.sessionlog import load as load_log
-
-        session.prompt = PromptState.from_json(load_log(path).prompt)
-    log = SessionLog(path, redact)
-    log_holder.append(log)
-    session.log = log
+                      id=sid, messages=list(history or []), log=log, memory=memory,
+                      skills=skills, compactor=compactor, before_step=[compactor],
+                      after_stop=after_stop, sandbox=sandbox, prompt=prompt, nested=nested,
+                      checkpoints=checkpoints,
+                      display_output=on_output)   # a running command's output, as it comes
     bus.subscribe(Event, log.on_event)
-    app = App(root, state, settings, bus, session, redact, memory)
-    app.closers.extend([memory.close, log.close])
-    session.sandbox = session_sandbox(root, settings, bus, session.id)
-    app.closers.append(session.sandbox.close)
-    attach_helpers(session, settings, no_verify=no_verify)
+    bus.subscribe(TurnStarted, checkpoints.on_turn_started)
+    bus.subscribe(TurnFinished, turns.on_finished)
+    bus.subscribe(ModelResponded, compactor.on_response)
+    if verifier is not None:
+        bus.subscribe(ToolFinished, verifier.on_tool)
+    app = App(project, state, bus, session, memory)
+    app.closers.extend([memory.close, log.close, sandbox.close])
     attach_mcp(app)
     attach_hooks(app, resumed=bool(history))
     if learning:
         module = load_learning()
         if module is not None:
-            app.learning = module.attach(
-                bus, root=root, state=state, settings=settings, memory=memory, redact=redact,
-                history=settings.memory.history and not no_history)
-            closer = getattr(app.learning, "close", None)
-            if closer is not None:
-                app.closers.append(closer)
+            handle = module.attach(bus, state=state, memory=memory, redact=project.redact,
+                                   history=settings.memory.history and not no_history)
+            app.learning = handle
+            app.closers.append(handle.close)
     return app
 
 
-def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str) -> SessionSandbox:
+def session_sandbox(root: Path, settings: Settings, bus: Bus,
+                    session_id: str) -> SessionSandbox:
     """How this session's commands run; the first one announces the layers (a Notice)."""
-    from edgar.events import Notice
     from edgar.sandbox import Policy
 
     def policy() -> Policy:
@@ -203,32 +241,36 @@ def mcp_sandbox(root: Path, bus: Bus, session_id: str, network: bool) -> Session
     return SessionSandbox(lambda: Policy.for_project(root, network=network), announce)
 
 
-def attach_helpers(session: Session, settings: Settings, *, no_verify: bool = False) -> None:
-    """Skills (matcher), verify (an after-stop hook) and compaction for one session."""
-    import sys
+class _TurnCount:
+    """Typed (depth-0) turns finished so far: the skills matcher's refractory clock."""
 
-    from edgar import verify
-    from edgar.config import user_dir
-    from edgar.core.compaction import Compactor
-    from edgar.events import Notice
+    def __init__(self) -> None:
+        self.turns = 0
+
+    def on_finished(self, event: TurnFinished) -> None:
+        if event.depth == 0:
+            self.turns += 1
+
+    def __call__(self) -> int:
+        return self.turns
+
+
+def _skills(root: Path, settings: Settings, bus: Bus, session_id: str,
+            clock: Callable[[], int]) -> SkillSource | None:
+    """The skills matcher for this project, or None when skills are off."""
+    if not settings.skills.enabled:
+        return None
     from edgar.skills.loader import discover, skill_dirs
     from edgar.skills.matcher import THRESHOLD, Matcher
 
-    if settings.skills.enabled:
-        found, warnings = discover(skill_dirs(session.root, user_dir(),
-                                              claude=settings.skills.claude_skills))
-        for warning in warnings:  # a broken SKILL.md is skipped and said, never fatal
-            print(f"edgar: skipped {warning}", file=sys.stderr)
-            session.bus.publish(Notice(level="warning", message=f"skipped {warning}",
-                                       session_id=session.id))
-        threshold = settings.skills.threshold
-        session.skills = Matcher(found, threshold=THRESHOLD if threshold is None else threshold,
-                                 refractory_turns=settings.skills.refractory_turns,
-                                 limit=settings.skills.max_per_surface,
-                                 clock=lambda: session.turns)
-    if not no_verify:
-        verify.attach(session, settings.verify)
-    session.compactor = Compactor(settings, session.bus)
+    found, warnings = discover(skill_dirs(root, user_dir(), claude=settings.skills.claude_skills))
+    for warning in warnings:  # a broken SKILL.md is skipped and said, never fatal
+        print(f"edgar: skipped {warning}", file=sys.stderr)
+        bus.publish(Notice(level="warning", message=f"skipped {warning}", session_id=session_id))
+    threshold = settings.skills.threshold
+    return Matcher(found, threshold=THRESHOLD if threshold is None else threshold,
+                   refractory_turns=settings.skills.refractory_turns,
+                   limit=settings.skills.max_per_surface, clock=clock)
 
 
 def _say_problems(app: App, problems: list[str]) -> None:

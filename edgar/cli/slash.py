@@ -180,17 +180,16 @@ def _forget(host: Host, arg: str) -> None:
 @command("compact", "/compact [FOCUS]", "summarise older turns to free context", idle_only=True)
 def _compact(host: Host, arg: str) -> None:
     session = host.app.session
-    compact = getattr(session.compactor, "compact", None)
-    if compact is None:
+    if session.compactor is None:
         host.say("compaction is not available", "yellow")
         return
-    host.run_foreground(compact(session, arg or None))
+    host.run_foreground(session.compactor.compact(session, arg or None))
 
 
 @command("skills", "/skills", "list the project's skills")
 def _skills(host: Host, arg: str) -> None:
     skills = host.app.session.skills
-    if skills is None or not hasattr(skills, "list"):
+    if skills is None:
         host.say("skills are not available", "yellow")
         return
     rows = list(skills.list())
@@ -204,7 +203,7 @@ def _skills(host: Host, arg: str) -> None:
 @command("skill", "/skill NAME", "add a skill to the next model call")
 def _skill(host: Host, arg: str) -> None:
     skills = host.app.session.skills
-    if skills is None or not hasattr(skills, "force"):
+    if skills is None:
         host.say("skills are not available", "yellow")
         return
     if not arg:

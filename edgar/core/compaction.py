@@ -1,9 +1,12 @@
 """Compaction: when the conversation nears the context window, older turns become a summary.
 
 Guarantees (ADR-0020):
-- The summary is one ordinary, visible model call through ``session.provider.stream``: a
-  Notice announces it, its text streams as ``TextDelta``, its usage and cost are published
-  as ``ModelResponded`` and added to the session's (and the running turn's) totals.
+- The summary is one ordinary, visible model call through ``core.model_call`` (the loop's
+  own): a Notice announces it, its text and thinking stream as deltas, its usage and cost
+  are published as ``ModelResponded`` and added to the session's (and the running turn's)
+  totals, with the unknown-price notice when the model has no price.
+- ``Compactor`` is a ``BeforeStep`` hook; ``on_response`` is subscribed by the composition
+  root (calibrating the token estimate on each depth-0 response).
 - Only ``session.messages`` changes (in place, so a running turn sees it): older messages
   are replaced by one user message holding the summary, and the last ``context.keep_turns``
   typed turns stay verbatim. The cut never separates a ``tool_use`` from its result.
@@ -18,20 +21,21 @@ Guarantees (ADR-0020):
 from __future__ import annotations
 
 import json
-from contextlib import aclosing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from edgar.bus import Bus
 from edgar.config import Settings
+from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from edgar.core.context import system_prompt
+from edgar.core.model_call import model_call
 from edgar.core.tokens import Ledger, request_chars
-from edgar.events import Compacted, ModelResponded, Notice, TextDelta, Usage
+from edgar.events import Compacted, ModelResponded, Notice
 from edgar.providers import prices
-from edgar.providers.base import (
-    Finished, Message, ModelRequest, ProviderError, TextBlock, TextChunk, ToolResultBlock,
-    ToolUseBlock,
-)
+from edgar.providers.base import ModelRequest, ProviderError
 from edgar.tools.base import clip
+
+if TYPE_CHECKING:
+    from edgar.core.session import Session
+    from edgar.core.turn import Turn
 
 DEFAULT_WINDOW = 128_000      # for a model the price table does not know (context.window overrides)
 SUMMARY_MAX_TOKENS = 4096
@@ -98,32 +102,33 @@ def choose_cut(messages: list[Message], keep_turns: int, ledger: Ledger, budget:
 class Compactor:
     """One session's context manager: token tracking, the threshold, and the summary call."""
 
-    def __init__(self, settings: Settings, bus: Bus):
+    def __init__(self, settings: Settings):
         self.settings = settings
         self.ledger = Ledger()
         self._pending_chars: int | None = None   # size of the request about to be sent
         self.compactions = 0
         self._said_no_gain: str | None = None
-        bus.subscribe(ModelResponded, self._on_response)
 
-    def _on_response(self, event: ModelResponded) -> None:
+    def on_response(self, event: ModelResponded) -> None:
+        """Subscriber: calibrate tokens-per-char on a depth-0 response to our own request."""
         if event.depth == 0 and self._pending_chars is not None:
             self.ledger.observe(self._pending_chars, event.usage)
             self._pending_chars = None
 
-    def window(self, session: Any) -> int:
+    def window(self, session: Session) -> int:
         return (self.settings.context.window or prices.context_window(session.provider.model)
                 or DEFAULT_WINDOW)
 
-    def _chars(self, session: Any, skills: list[tuple[str, str]]) -> int:
+    def _chars(self, session: Session, skills: list[tuple[str, str]]) -> int:
         system = system_prompt(session.root, session.facts(), skills)
         return request_chars(system, session.messages, [t.spec() for t in session.tools.values()])
 
-    def tokens(self, session: Any, skills: list[tuple[str, str]] | None = None) -> int:
+    def tokens(self, session: Session, skills: list[tuple[str, str]] | None = None) -> int:
         """Estimated tokens of the next request (system, tools, whole conversation)."""
         return self.ledger.tokens(self._chars(session, skills or []))
 
-    async def maybe_compact(self, session: Any, turn: Any) -> None:
+    async def before_step(self, session: Session, turn: Turn) -> None:
+        """Compact before a model call when the request would pass the threshold."""
         chars = self._chars(session, turn.skills)
         self._pending_chars = chars
         limit = self.settings.context.compact_at * self.window(session)
@@ -132,7 +137,7 @@ class Compactor:
         await self.compact(session, turn=turn, min_gain=MIN_GAIN)
         self._pending_chars = self._chars(session, turn.skills)
 
-    async def compact(self, session: Any, focus: str | None = None, turn: Any = None,
+    async def compact(self, session: Session, focus: str | None = None, turn: Turn | None = None,
                       min_gain: float = 0.0) -> tuple[int, int] | None:
         """Summarise older turns now; (tokens before, after), or None if nothing changed.
 
@@ -206,34 +211,7 @@ class Compactor:
         publish(Compacted(tokens_before=before, tokens_after=after, **where))
         return before, after
 
-    async def _summarise(self, session: Any, request: ModelRequest, turn: Any,
+    async def _summarise(self, session: Session, request: ModelRequest, turn: Turn | None,
                          where: dict[str, Any]) -> str:
-        publish = session.bus.publish
-        parts: list[str] = []
-        finished: Finished | None = None
-        async with aclosing(session.provider.stream(request)) as stream:
-            async for item in stream:
-                if isinstance(item, TextChunk):
-                    parts.append(item.text)
-                    publish(TextDelta(text=item.text, **where))
-                elif isinstance(item, Finished):
-                    finished = item
-        if parts and not parts[-1].endswith("\n"):
-            publish(TextDelta(text="\n", **where))  # the answer that follows starts a line
-        usage = finished.usage if finished else Usage()
-        model = finished.model if finished and finished.model else session.provider.model
-        cost = prices.cost(model, usage)
-        session.usage = session.usage + usage
-        if turn is not None:
-            turn.usage = turn.usage + usage
-            turn.model_calls += 1
-        if cost is None:
-            session.cost_known = False
-            if turn is not None:
-                turn.cost = None
-        else:
-            session.cost += cost
-            if turn is not None and turn.cost is not None:
-                turn.cost += cost
-        publish(ModelResponded(model=model, usage=usage, cost=cost, **where))
-        return "".join(parts)
+        reply = await model_call(session, request, where, turn=turn, end_line=True)
+        return reply.text()

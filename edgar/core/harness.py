@@ -14,18 +14,11 @@ import errno
 import time
 from typing import Callable
 
+
+from edgar.conversation import ToolResultBlock
 from edgar.events import ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed
-from edgar.providers.base import ToolCall, ToolResultBlock
-from edgar.schema import SchemaError
+from edgar.providers.base import ToolCall
 from edgar.tools.base import Tool, ToolContext, ToolFailure, resolve
-
-
-def _validation_text(exc: SchemaError) -> str:
-    parts = []
-    for loc, msg, _ in exc.errors:
-        where = ".".join(str(p) for p in loc) or "(arguments)"
-        parts.append(f"{where}: {msg}")
-    return "invalid arguments: " + "; ".join(parts)
 
 
 def _os_kind(exc: OSError) -> str:
@@ -95,10 +88,7 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
                               f"{', '.join(sorted(tools))}")
         if call.input is None:
             raise ToolFailure("validation", "the tool arguments were not valid JSON")
-        try:
-            parsed = tool.parse(call.input)
-        except SchemaError as exc:
-            raise ToolFailure("validation", _validation_text(exc)) from None
+        parsed = tool.parse(call.input)
         path = getattr(parsed, "path", None)
         if isinstance(path, str) and path:
             resolve(ctx, path)  # outside the root: refused before asking, never ask-then-deny

@@ -16,63 +16,23 @@ from __future__ import annotations
 
 import asyncio
 import time
-from contextlib import aclosing
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
+from edgar.conversation import Block, Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage
 from edgar.core import reminders, stops
 from edgar.core.harness import run_tool
+from edgar.core.model_call import model_call
 from edgar.core.reply import Reply
 from edgar.core.session import Session, new_id
-from edgar.events import (
-    ErrorRecord, Event, ModelResponded, Notice, Outcome, QueueDelivered, SkillsActivated, TextDelta,
-    ThinkingDelta, TurnFinished, TurnStarted, Usage,
-)
-from edgar.providers import prices
-from edgar.providers.base import (
-    Block, Finished, Message, ModelRequest, ProviderError, TextBlock, TextChunk, ThinkingChunk,
-    ToolCall, ToolResultBlock, ToolUseBlock,
-)
+from edgar.core.turn import Turn, TurnResult
+from edgar.events import ErrorRecord, Notice, QueueDelivered, SkillsActivated, TurnFinished, TurnStarted
+from edgar.providers.base import Finished, ModelRequest, ProviderError, ToolCall
 from edgar.tools.base import ToolContext, clip
 
-
-@dataclass
-class _Turn:
-    """State built up step by step during one turn (mutable on purpose, like Recorder's Run)."""
-
-    id: str
-    depth: int
-    started: float = field(default_factory=time.monotonic)
-    reply: Reply | None = None                            # the response streaming now
-    answer: str = ""                                      # final answer of the turn
-    usage: Usage = field(default_factory=Usage)
-    cost: float | None = 0.0
-    model_calls: int = 0
-    tools: list[tuple[str, bool, str | None]] = field(default_factory=list)
-    files: set[str] = field(default_factory=set)
-    skills: list[tuple[str, str]] = field(default_factory=list)
-    outcome: Outcome = "ok"
-    error: ErrorRecord | None = None
-    error_message: str = ""
-    pending_results: list[ToolResultBlock] | None = None   # set when cancelled mid-tools
+Append = Callable[[Message], None]
 
 
-@dataclass(frozen=True)
-class TurnResult:
-    id: str
-    outcome: Outcome
-    text: str
-    usage: Usage
-    cost: float | None
-    duration: float
-    model_calls: int
-    tools: tuple[tuple[str, bool, str | None], ...]
-    files: tuple[str, ...]
-    error_message: str = ""
-    error: ErrorRecord | None = None
-
-
-def _where(session: Session, turn: _Turn) -> dict[str, Any]:
+def _where(session: Session, turn: Turn) -> dict[str, Any]:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
@@ -106,7 +66,7 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
                               refusal, ErrorRecord("hook", "denied"))
     own_history = messages is None
     history = session.messages if own_history else messages
-    turn = _Turn(id=turn_id or new_id(), depth=depth)
+    turn = Turn(id=turn_id or new_id(), depth=depth)
     where = _where(session, turn)
     publish = session.bus.publish
     publish(TurnStarted(model=session.model_name, **where))
@@ -135,9 +95,7 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
     except ProviderError as exc:
         turn.outcome = "error"
         turn.error = ErrorRecord("provider", "provider_http", exc.status)
-        turn.error_message = exc.message
-        if exc.usage is not None:   # what the failed call used is still billed: keep it
-            _account(session, turn, exc.model or session.provider.model, exc.usage, where)
+        turn.error_message = exc.message  # model_call has billed what the failed call used
         _keep_partial(turn, history, append, note="[the response was cut off by an error]")
     finally:
         duration = time.monotonic() - turn.started
@@ -146,11 +104,11 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
         publish(TurnFinished(outcome=turn.outcome, duration=duration, cost=turn.cost,
                              tokens=turn.usage.total, error=turn.error, **where))
     return TurnResult(turn.id, turn.outcome, turn.answer, turn.usage, turn.cost, duration,
-                      turn.model_calls, tuple(turn.tools), tuple(sorted(turn.files)),
+                      turn.steps, tuple(turn.tools), tuple(sorted(turn.files)),
                       turn.error_message, turn.error)
 
 
-def _activate_skills(session: Session, turn: _Turn, surface: str,
+def _activate_skills(session: Session, turn: Turn, surface: str,
                      where: dict[str, Any]) -> list[tuple[str, str]]:
     if session.skills is None or not surface.strip():
         return []
@@ -161,11 +119,13 @@ def _activate_skills(session: Session, turn: _Turn, surface: str,
     return fired
 
 
-async def _steps(session: Session, turn: _Turn, history: list[Message], append, where) -> None:
+async def _steps(session: Session, turn: Turn, history: list[Message], append: Append,
+                 where: dict[str, Any]) -> None:
     settings = session.settings
     for _ in range(settings.max_turns):
-        if session.compactor is not None and turn.depth == 0:
-            await session.compactor.maybe_compact(session, turn)
+        if turn.depth == 0:
+            for before in session.before_step:
+                await before.before_step(session, turn)
         calls, finished = await _model_step(session, turn, history, append, where)
         stop = finished.stop_reason if finished else "end_turn"
         if stop in stops.CUT:
@@ -196,18 +156,18 @@ async def _steps(session: Session, turn: _Turn, history: list[Message], append, 
                 follow_up = burst
             else:
                 for hook in session.after_stop:
-                    follow_up = await hook(session, turn)
+                    follow_up = await hook.after_stop(session, turn)
                     if follow_up:
                         break
         if not follow_up:
             return
         append(Message("user", [TextBlock(follow_up)]))
     turn.outcome = "error"
-    turn.error = ErrorRecord("loop", "max_turns")  # type: ignore[arg-type]
+    turn.error = ErrorRecord("loop", "max_turns")
     turn.error_message = f"stopped after max_turns={settings.max_turns} model calls"
 
 
-def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
+def _deliver_queue(session: Session, turn: Turn, where: dict[str, Any]) -> str:
     lines = session.queue.drain()
     if not lines:
         return ""
@@ -218,68 +178,27 @@ def _deliver_queue(session: Session, turn: _Turn, where: dict[str, Any]) -> str:
     return f"{burst}\n\n{told}" if told else burst
 
 
-async def _model_step(session: Session, turn: _Turn, history: list[Message], append,
+async def _model_step(session: Session, turn: Turn, history: list[Message], append: Append,
                       where: dict[str, Any]) -> tuple[list[ToolCall], Finished | None]:
-    publish = session.bus.publish
     await session.ready()
     request = ModelRequest(
         system=reminders.system(session),
         messages=list(history),
         tools=[t.spec() for t in session.tools.values()],
     )
-    reply = Reply()
-    turn.reply = reply
-    finished: Finished | None = None
-    async with aclosing(session.provider.stream(request)) as stream:
-        async for item in stream:
-            reply.feed(item)
-            if isinstance(item, TextChunk):
-                publish(TextDelta(text=item.text, **where))
-            elif isinstance(item, ThinkingChunk):
-                if item.text:
-                    publish(ThinkingDelta(text=item.text, **where))
-            elif isinstance(item, Finished):
-                finished = item
+    turn.reply = Reply()  # what has streamed so far, kept if the call is cut off
+    response = await model_call(session, request, where, turn=turn, reply=turn.reply)
     turn.reply = None
-    model = finished.model if finished and finished.model else session.provider.model
-    _account(session, turn, model, finished.usage if finished else Usage(reported=False), where,
-             finished.billed_usd if finished else None)
-    blocks = reply.blocks()
-    answer = reply.text()
+    blocks = response.reply.blocks()
+    answer = response.reply.text()
     if answer.strip():
         turn.answer = answer
     if blocks:
         append(Message("assistant", blocks))
-    return reply.calls, finished
+    return response.calls, response.finished
 
 
-def _account(session: Session, turn: _Turn, model: str, usage: Usage,
-             where: dict[str, Any], billed: float | None = None) -> None:
-    """Add one response's usage and cost to the turn and the session, and publish it. The price
-    table decides the cost; a server's own figure (OpenRouter) fills in when it has no price."""
-    publish = session.bus.publish
-    turn.model_calls += 1
-    cost = prices.cost(model, usage)
-    if cost is None and billed is not None:
-        cost = billed
-    turn.usage = turn.usage + usage
-    session.usage = session.usage + usage
-    if cost is None:
-        turn.cost = None
-        session.cost_known = False
-        # said once per model, not on every response; never for the scripted test model
-        note = prices.note_unknown(model) if usage.reported and \
-            session.provider.name != "scripted" else None
-        if note:
-            publish(Notice(level="info", message=note, **where))
-    else:
-        if turn.cost is not None:
-            turn.cost += cost
-        session.cost += cost
-    publish(ModelResponded(model=model, usage=usage, cost=cost, **where))
-
-
-async def _run_tools(session: Session, turn: _Turn, calls: list[ToolCall],
+async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],
                      where: dict[str, Any]) -> list[ToolResultBlock]:
     ctx = _tool_context(session, turn)
     results: list[ToolResultBlock] = []
@@ -305,7 +224,7 @@ def _bounded(block: ToolResultBlock, limit: int) -> ToolResultBlock:
     return ToolResultBlock(block.tool_use_id, clip(block.content, limit), block.is_error)
 
 
-def _tool_context(session: Session, turn: _Turn) -> ToolContext:
+def _tool_context(session: Session, turn: Turn) -> ToolContext:
     tools = session.settings.tools
     ctx = ToolContext(root=session.root, allow_outside_root=tools.allow_outside_root,
                       shell_timeout=tools.shell_timeout,
@@ -319,16 +238,11 @@ def _tool_context(session: Session, turn: _Turn) -> ToolContext:
     return ctx
 
 
-async def _subagent(session: Session, parent: _Turn, prompt: str) -> str:
+async def _subagent(session: Session, parent: Turn, prompt: str) -> str:
     from edgar.tools.base import ToolFailure
 
     result = await run_turn(session, prompt, depth=parent.depth + 1, messages=[])
-    parent.usage = parent.usage + result.usage
-    if result.cost is None or parent.cost is None:
-        parent.cost = None
-    else:
-        parent.cost += result.cost
-    parent.files.update(result.files)
+    parent.absorb(result)
     if result.outcome == "cancelled":
         raise asyncio.CancelledError
     if result.outcome != "ok":
@@ -336,7 +250,7 @@ async def _subagent(session: Session, parent: _Turn, prompt: str) -> str:
     return result.text or "(the subagent finished without a final answer)"
 
 
-def _keep_partial(turn: _Turn, history: list[Message], append, note: str) -> None:
+def _keep_partial(turn: Turn, history: list[Message], append: Append, note: str) -> None:
     """Keep streamed text and close any tool_use left without a result."""
     pending = turn.pending_results
     if turn.reply is not None:

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from edgar.providers.base import (
-    Block, RedactedThinking, RedactedThinkingBlock, StreamEvent, TextBlock, TextChunk,
-    ThinkingBlock, ThinkingChunk, ToolCall, ToolUseBlock,
-)
+from edgar.conversation import Block, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
+from edgar.providers.base import RedactedThinking, StreamEvent, TextChunk, ThinkingChunk, ToolCall
 
 
 @dataclass

@@ -14,32 +14,21 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 
 from edgar.bus import Bus
 from edgar.config import Settings
+from edgar.conversation import Message, Usage
 from edgar.core.queue import PromptQueue
 from edgar.core.reminders import PromptState
-from edgar.events import Usage
-from edgar.providers.base import Message, Provider
+from edgar.core.turn import AfterStop, BeforeStep, SkillSource
+from edgar.providers.base import Provider
 from edgar.tools.base import Tool
 from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
     from edgar.core.checkpoints import Checkpoints
+    from edgar.core.compaction import Compactor
     from edgar.core.instructions import NestedInstructions
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import Fact, MemoryStore
     from edgar.sandbox.session import SessionSandbox
-
-
-class SkillSource(Protocol):
-    def activate(self, surface: str) -> list[tuple[str, str]]:
-        """(name, body) of skills the surface activates now (refractory applied)."""
-
-    def carried(self) -> list[tuple[str, str]]:
-        """(name, body) of skills fired in earlier turns that stay in context."""
-
-
-class Compactor(Protocol):
-    async def maybe_compact(self, session: "Session", turn: Any) -> None:
-        """Summarise older turns when the context passes its threshold."""
 
 
 class Guard(Protocol):
@@ -50,11 +39,6 @@ class Guard(Protocol):
 
     async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
         """None to go on, else the reason the call is refused (the model sees it)."""
-
-
-# After the model stops: returns a user message to continue the turn with (a fix round),
-# or None. Used by verify (issue 7).
-AfterStop = Callable[["Session", Any], Awaitable[str | None]]
 
 
 def new_id() -> str:
@@ -77,12 +61,12 @@ class Session:
     log: "SessionLog | None" = None
     memory: "MemoryStore | None" = None
     skills: SkillSource | None = None
-    compactor: Compactor | None = None
+    compactor: "Compactor | None" = None      # also in before_step; named for /compact
+    before_step: list[BeforeStep] = field(default_factory=list)
     nested: "NestedInstructions | None" = None   # instruction files of touched dirs
     checkpoints: "Checkpoints | None" = None      # copies of changed files, for /undo
     display_output: Callable[[str, str], None] | None = None  # (call id, text): the screen only
     after_stop: list[AfterStop] = field(default_factory=list)
-    verify_enabled: bool = True
     sandbox: "SessionSandbox | None" = None   # how this session's commands run
     guard: Guard | None = None
     # awaited before every model call: MCP servers still starting, hooks still running

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from edgar.conversation import Message
 from edgar.events import Event, TextDelta, ThinkingDelta, ToolOutput, to_dict
-from edgar.providers.base import Message
 
 SKIP = (TextDelta, ThinkingDelta, ToolOutput)  # streamed pieces and progress: not kept
 

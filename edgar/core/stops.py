@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from edgar.conversation import Message, ToolResultBlock
 from edgar.events import ErrorRecord
-from edgar.providers.base import Finished, Message, ToolCall, ToolResultBlock
+from edgar.providers.base import Finished, ToolCall
 
 CUT = ("max_tokens", "model_context_window_exceeded")
 

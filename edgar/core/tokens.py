@@ -15,9 +15,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
-from edgar.events import Usage
-from edgar.providers.base import (
-    Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolSpec, ToolUseBlock,
+from edgar.conversation import (
+    Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolSpec, ToolUseBlock, Usage,
 )
 
 DEFAULT_RATIO = 0.25           # tokens per character before any provider has answered

@@ -6,11 +6,16 @@ through ``importlib.import_module("edgar.learning")``, so edgar runs without it.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable
+
+from edgar.bus import Bus
 from edgar.events import Event, PromptTyped, ToolFinished
 from edgar.learning.error_facts import ErrorFacts
 from edgar.learning.experience import Experience, Recorder
 from edgar.learning.history import History
 from edgar.learning.learner import Learner
+from edgar.memory.store import MemoryStore
 
 
 class Learning:
@@ -23,7 +28,8 @@ class Learning:
         self.experience.close()
 
 
-def attach(bus, *, root, state, settings, memory, redact, history=True) -> Learning:
+def attach(bus: Bus, *, state: Path, memory: MemoryStore, redact: Callable[[str], str],
+           history: bool = True) -> Learning:
     """Wire the three subscribers onto one session's bus; ``.close()`` when the session ends."""
     experience = Experience(state / "experience.db", redact=redact)
     sinks = [experience.record] + ([History(state, redact).append] if history else [])

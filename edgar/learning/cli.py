@@ -2,7 +2,8 @@
 
 Guarantees:
 - Dispatched from ``cli/main.py`` by name (``import_module("edgar.learning.cli")``), with
-  ``argv[0]`` the command; returns an exit code: 0 ok, 2 usage or config error.
+  ``argv[0]`` the command and the composition root's ``open_project`` (so this package never
+  imports ``edgar.cli``); returns an exit code: 0 ok, 2 usage or config error.
 - Read-only, except ``history distill``, which stores proposals as ``distilled`` facts:
   pending, never active. No command here calls a model.
 - ``--json`` output is machine-readable whatever stdout is; otherwise a rich table on a
@@ -13,13 +14,12 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import importlib
 import json
 import os
 import sys
 import time
-from pathlib import Path
 
+from edgar.core.project import Project, ProjectOpener
 from edgar.learning import render
 from edgar.learning.rollup import DIMENSIONS
 
@@ -46,16 +46,16 @@ def _since(value: str | None, now: float | None = None) -> str | None:
                      "or a date (2026-11-01)") from None
 
 
-def _project():
-    """(root, state dir, settings); a config mistake is a ConfigError (exit 2)."""
+def _project(open_project: ProjectOpener) -> Project:
+    """This project, opened by the composition root; a config mistake is a ConfigError."""
     from edgar.config import load
-    from edgar.core.project import find_root, state_dir
+    from edgar.core.project import find_root
 
     root = find_root()
-    return root, state_dir(root), load(root)
+    return open_project(root, load(root))
 
 
-def stats(argv: list[str]) -> int:
+def stats(argv: list[str], open_project: ProjectOpener) -> int:
     p = argparse.ArgumentParser(prog="edgar stats", description="What runs in this project did.")
     p.add_argument("--by", choices=DIMENSIONS, default="shape")
     p.add_argument("--since", metavar="7d|2w|YYYY-MM-DD",
@@ -67,7 +67,7 @@ def stats(argv: list[str]) -> int:
     p.add_argument("--json", action="store_true")
     args = p.parse_args(_glued(argv, "--project"))
     since = _since(args.since)
-    root, state, _ = _project()
+    state = _project(open_project).state
     source = None if args.source == "all" else args.source
     project = _project_name(args.project)
     groups, total = [], None
@@ -112,7 +112,7 @@ def _project_name(value: str | None) -> str | None:
     return folder_name(os.path.realpath(os.path.expanduser(value)))
 
 
-def history(argv: list[str]) -> int:
+def history(argv: list[str], open_project: ProjectOpener) -> int:
     p = argparse.ArgumentParser(prog="edgar history", description="This project's history.md.")
     sub = p.add_subparsers(dest="action", required=True)
     show = sub.add_parser("show", help="print the last entries")
@@ -120,7 +120,8 @@ def history(argv: list[str]) -> int:
     dist = sub.add_parser("distill", help="propose facts from repeated patterns (pending)")
     dist.add_argument("--dry-run", action="store_true", help="print proposals, store nothing")
     args = p.parse_args(argv)
-    root, state, settings = _project()
+    project = _project(open_project)
+    state, settings = project.state, project.settings
     from edgar.learning.history import History, distill_counted
 
     entries = History(state).entries()
@@ -146,7 +147,7 @@ def history(argv: list[str]) -> int:
         return 0
     stored = 0
     if not args.dry_run:
-        stored = _store_proposals(state, settings, proposals)
+        stored = _store_proposals(project, proposals)
     for text, seen in counted:
         print(f"- {text} ({seen})")  # the evidence, shown, never part of the fact
     if args.dry_run:
@@ -157,41 +158,32 @@ def history(argv: list[str]) -> int:
     return 0
 
 
-def _store_proposals(state: Path, settings, proposals: list[str]) -> int:
-    from edgar.cli.setup import config_secrets
-    from edgar.redact import Redactor
-    from edgar.memory.store import MemoryStore
-
-    redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
-    with MemoryStore(state / "memory.db", redact=redact) as memory:
+def _store_proposals(project: Project, proposals: list[str]) -> int:
+    with project.memory() as memory:
         return sum(memory.add(text, "distilled", source="history") is not None
                    for text in proposals)
 
 
-def import_(argv: list[str]) -> int:
-    try:
-        importer = importlib.import_module("edgar.learning.importer")
-    except ModuleNotFoundError as exc:
-        if exc.name != "edgar.learning.importer":
-            raise
-        print("edgar import: not available yet", file=sys.stderr)
-        return 2
-    return importer.main(argv[1:])
+def import_(argv: list[str], open_project: ProjectOpener) -> int:
+    from edgar.learning import importer
+
+    return importer.main(argv[1:], open_project)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], open_project: ProjectOpener) -> int:
+    """Run ``argv`` (``argv[0]`` the command) with the composition root's project opener."""
     command, rest = (argv[0], argv[1:]) if argv else ("stats", [])
     if command == "import":
         # Before the settings model is imported: a re-import that finds nothing new never
         # needs it, and importing it costs more than the rest of such a run.
-        return import_(argv)
+        return import_(argv, open_project)
     from edgar.config import ConfigError
 
     try:
         if command == "stats":
-            return stats(rest)
+            return stats(rest, open_project)
         if command == "history":
-            return history(rest)
+            return history(rest, open_project)
     except (ConfigError, _Usage) as exc:
         print(f"edgar: {exc}", file=sys.stderr)
         return 2

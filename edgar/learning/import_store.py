@@ -41,6 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
+from edgar.core.project import Project
 from edgar.learning.experience import SAID, Experience, Run
 from edgar.learning.learner import extract as _extract
 from edgar.storage.db import DB
@@ -113,7 +114,7 @@ def _cut(text: str, limit: int, redact: Callable[[str], str]) -> str:
 
 def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda s: s) -> Run:
     """An exchange as a telemetry row: the person's words, tools, tokens, cost."""
-    from edgar.events import Usage
+    from edgar.conversation import Usage
     from edgar.providers.prices import cost
 
     replies = ex.replies
@@ -283,15 +284,15 @@ class StoreSink:
     """Stores proposals, runs and exchanges; a file's mark only after its rows.
 
     The redactor and the memory and telemetry stores are opened on first use, and
-    ``settings`` (a function: loading them costs) is called only then: a re-run that finds
-    nothing new opens only ``imports.db``.
+    ``project`` (a function: opening it loads the settings, which costs) is called only then:
+    a re-run that finds nothing new opens only ``imports.db``.
     """
 
-    def __init__(self, root: Path, settings: Callable[[], object]) -> None:
+    def __init__(self, root: Path, project: Callable[[], Project]) -> None:
         from edgar.core.project import ensure_state_dir
 
         self.state = ensure_state_dir(root)
-        self.settings = settings
+        self.project = project
         self.store = ImportStore(self.state / "imports.db")
         self.marks = _Marks(self.store)
         self.dirs = _ByPath(self.store.dirs())
@@ -306,11 +307,7 @@ class StoreSink:
     @property
     def redact(self) -> Callable[[str], str]:
         if self._redact is None:
-            from edgar.cli.setup import config_secrets
-            from edgar.redact import Redactor
-
-            self._redact = Redactor.from_environ(os.environ,
-                                                 extra=config_secrets(self.settings()))
+            self._redact = self.project().redact   # the composition root's one Redactor
         return self._redact
 
     @property

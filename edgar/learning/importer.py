@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+from edgar.core.project import Project, ProjectOpener
 from edgar.learning.import_store import DrySink, StoreSink
 from edgar.transcripts.cc_projects import folders_for, projects_dir
 from edgar.transcripts.claude_code import Exchange, ScanResult, Typed, scan, summarize
@@ -191,7 +192,7 @@ def _walk_error(exc: OSError) -> None:
     print(f"edgar: skipped {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], open_project: ProjectOpener) -> int:
     from edgar.core.project import find_root, state_dir
 
     try:
@@ -204,20 +205,24 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:    # --help
         return exc.code if isinstance(exc.code, int) else 2
 
-    def settings():
-        # Loaded when the first row is about to be written (for the secrets it names):
-        # importing the settings model costs more than a re-run that finds nothing new.
+    opened: list[Project] = []
+
+    def project() -> Project:
+        # Opened when the first row is about to be written (for the secrets the settings
+        # name): importing the settings model costs more than a re-run that finds nothing new.
         from edgar.config import ConfigError, load
 
-        try:
-            return load(root)
-        except ConfigError as exc:
-            raise _Usage(str(exc)) from None
+        if not opened:
+            try:
+                opened.append(open_project(root, load(root)))
+            except ConfigError as exc:
+                raise _Usage(str(exc)) from None
+        return opened[0]
 
     failed: list[str] = []
     unchanged = [0]
     try:
-        sink = DrySink(state_dir(root)) if args.dry_run else StoreSink(root, settings)
+        sink = DrySink(state_dir(root)) if args.dry_run else StoreSink(root, project)
         try:
             summary = summarize(_scan_all(given, sink, args.typed, failed, unchanged))
             summary["files"] += unchanged[0]

@@ -18,7 +18,7 @@ import json
 from typing import Any, Protocol
 
 from edgar.mcp.schema import description, input_schema, tool_name
-from edgar.providers.base import ToolSpec
+from edgar.conversation import ToolSpec
 from edgar.tools.base import Tool, ToolContext, ToolFailure, ToolOutcome
 
 
@@ -45,10 +45,8 @@ class McpTool(Tool):
         return self._spec
 
     def parse(self, raw: Any) -> Any:
-        from edgar.schema import SchemaError
-
         if not isinstance(raw, dict):
-            raise SchemaError([((), "expected an object", raw)])
+            raise ToolFailure("validation", "invalid arguments: expected an object")
         return raw
 
     def summary(self, args: dict[str, Any]) -> str:

@@ -21,12 +21,14 @@ import os
 from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
-from edgar.events import Usage
+from edgar.conversation import (
+    Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    Usage,
+)
 from edgar.providers import wire
 from edgar.providers.base import (
-    Finished, Message, ModelRequest, ProviderError, RedactedThinking, RedactedThinkingBlock,
-    StreamEvent, TextBlock, TextChunk, ThinkingBlock, ThinkingChunk, ToolCall, ToolResultBlock,
-    ToolUseBlock,
+    Finished, ModelRequest, ProviderError, RedactedThinking, StreamEvent, TextChunk,
+    ThinkingChunk, ToolCall,
 )
 from edgar.providers.http import Connection, WireProvider
 from edgar.providers.http_errors import Hints, stream_error, truncated

@@ -3,8 +3,8 @@
 Guarantees:
 - The loop talks to every provider through ``Provider.stream(request)``, an async iterator
   of ``StreamEvent`` values ending in exactly one ``Finished`` — or raising ``ProviderError``.
-- Conversation blocks are provider-neutral; each provider module converts them to and from
-  its own wire format.
+- The conversation itself (``Message``, blocks, ``ToolSpec``, ``Usage``) is
+  ``edgar.conversation``; each provider module converts it to and from its own wire format.
 - ``ProviderError`` messages are written by edgar (provider, status, what to do) and never
   include a key.
 """
@@ -12,94 +12,14 @@ Guarantees:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Literal, Protocol, Union
+from typing import Any, AsyncIterator, Protocol, Union
 
-from edgar.events import Usage
+from edgar.conversation import Message, ToolSpec, Usage
 
 __all__ = [
-    "TextBlock", "ThinkingBlock", "RedactedThinkingBlock", "ToolUseBlock", "ToolResultBlock",
-    "Block", "Message", "ToolSpec", "ModelRequest", "TextChunk", "ThinkingChunk",
-    "RedactedThinking", "ToolCall", "Finished", "STOP_REASONS",
-    "StreamEvent", "Provider", "ProviderError", "Usage",
+    "ModelRequest", "TextChunk", "ThinkingChunk", "RedactedThinking", "ToolCall", "Finished",
+    "STOP_REASONS", "StreamEvent", "Provider", "ProviderError",
 ]
-
-
-# --- conversation -------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class TextBlock:
-    text: str
-    type: Literal["text"] = "text"
-
-
-@dataclass(frozen=True, slots=True)
-class ThinkingBlock:
-    """Model reasoning; kept so providers that need it back (Anthropic signatures) get it."""
-
-    text: str
-    signature: str = ""
-    type: Literal["thinking"] = "thinking"
-
-
-@dataclass(frozen=True, slots=True)
-class RedactedThinkingBlock:
-    """Reasoning the provider encrypted (Anthropic ``redacted_thinking``): sent back byte for byte."""
-
-    data: str
-    type: Literal["redacted_thinking"] = "redacted_thinking"
-
-
-@dataclass(frozen=True, slots=True)
-class ToolUseBlock:
-    id: str
-    name: str
-    input: dict[str, Any]
-    type: Literal["tool_use"] = "tool_use"
-
-
-@dataclass(frozen=True, slots=True)
-class ToolResultBlock:
-    """What a tool returned to the model. The only place tool output lives."""
-
-    tool_use_id: str
-    content: str
-    is_error: bool = False
-    type: Literal["tool_result"] = "tool_result"
-
-
-Block = Union[TextBlock, ThinkingBlock, RedactedThinkingBlock, ToolUseBlock, ToolResultBlock]
-
-
-@dataclass(slots=True)
-class Message:
-    role: Literal["user", "assistant"]
-    content: list[Block]
-
-    def text(self) -> str:
-        return "".join(b.text for b in self.content if isinstance(b, TextBlock))
-
-    def to_json(self) -> dict[str, Any]:
-        from dataclasses import asdict
-
-        return {"role": self.role, "content": [asdict(b) for b in self.content]}
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> "Message":
-        kinds = {"text": TextBlock, "thinking": ThinkingBlock, "tool_use": ToolUseBlock,
-                 "tool_result": ToolResultBlock, "redacted_thinking": RedactedThinkingBlock}
-        blocks: list[Block] = []
-        for raw in data.get("content", []):
-            cls = kinds.get(raw.get("type"))
-            if cls is not None:
-                blocks.append(cls(**{k: v for k, v in raw.items()}))
-        return Message(role=data["role"], content=blocks)
-
-
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
-    name: str
-    description: str
-    input_schema: dict[str, Any]
 
 
 @dataclass(slots=True)

@@ -41,7 +41,7 @@ from edgar.providers.http_retry import (  # noqa: F401 - re-exported for older i
 
 if TYPE_CHECKING:
     from edgar.config import ProviderSettings
-    from edgar.events import Usage
+    from edgar.conversation import Usage
     from edgar.providers.base import ModelRequest
 
 DRAIN_SECONDS = 1.0        # how long the end of a finished stream is waited for

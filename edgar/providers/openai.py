@@ -27,10 +27,9 @@ import os
 from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
-from edgar.events import Usage
+from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage
 from edgar.providers.base import (
-    Finished, Message, ModelRequest, ProviderError, StreamEvent, TextBlock, TextChunk,
-    ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
+    Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
 )
 from edgar.providers import wire
 from edgar.providers.http import Connection, WireProvider

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from edgar.events import Usage
+from edgar.conversation import Usage
 
 TABLE = Path(__file__).with_name("prices.json")
 _ROUTES = ("anthropic:", "openai:")   # edgar's own PROVIDER: prefix, if a spec is passed whole

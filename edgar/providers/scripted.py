@@ -22,58 +22,55 @@ import asyncio
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, ClassVar
 
-from edgar.events import Usage
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from edgar.conversation import Usage
 from edgar.providers.base import (
     Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
 )
-from edgar.schema import SchemaError, validate
 
-# Script lines are dataclasses checked by edgar.schema: unknown keys and wrong types are
-# errors, so a typo in a test script fails loudly instead of replaying something else.
-_strict = dataclass(slots=True)
+class _Strict(BaseModel):
+    # Closed and strict: an unknown key or a wrong type in a test script fails loudly
+    # instead of replaying something else.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
-@_strict
-class ScriptToolCall:
+class ScriptToolCall(_Strict):
     """One tool call the scripted model makes."""
 
     name: str
-    input: dict[str, Any] | str = field(default_factory=dict)  # a str is sent as raw (bad) JSON
+    input: dict[str, Any] | str = Field(default_factory=dict)  # a str is sent as raw (bad) JSON
     id: str | None = None
 
 
-@_strict
-class ScriptUsage:
+class ScriptUsage(_Strict):
     """Token counts reported for the line."""
 
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_write_tokens: int = 0
-    cache_read_tokens: int = 0
+    input_tokens: int = Field(0, ge=0)
+    output_tokens: int = Field(0, ge=0)
+    cache_write_tokens: int = Field(0, ge=0)
+    cache_read_tokens: int = Field(0, ge=0)
 
 
-@_strict
-class ScriptError:
+class ScriptError(_Strict):
     """Fail this response (after streaming ``after_chars`` of text)."""
 
     status: int | None = None
     message: str = "scripted provider error"
-    after_chars: int = 0   # stream this much text first, then fail mid-stream
+    after_chars: int = Field(0, ge=0)   # stream this much text first, then fail mid-stream
 
 
-@_strict
-class ScriptLine:
+class ScriptLine(_Strict):
     """One model response."""
 
     text: str = ""
     thinking: str = ""
-    tool_calls: list[ScriptToolCall] = field(default_factory=list)
-    usage: ScriptUsage = field(default_factory=ScriptUsage)
-    delay_s: float = field(default=0.0, metadata={"ge": 0})
+    tool_calls: list[ScriptToolCall] = Field(default_factory=list)
+    usage: ScriptUsage = Field(default_factory=ScriptUsage)
+    delay_s: float = Field(0.0, ge=0)
     model: str | None = None
     stop_reason: str | None = None
     error: ScriptError | None = None
@@ -92,14 +89,14 @@ def parse_script(path: Path) -> list[ScriptLine]:
             data = json.loads(raw)
             if not isinstance(data, dict):
                 raise ValueError("each line must be a JSON object")
-            lines.append(validate(ScriptLine, data))
+            lines.append(ScriptLine.model_validate(data))
         except json.JSONDecodeError as exc:
             raise ProviderError("scripted", f"{path}:{number}: not valid JSON ({exc.msg})",
                                 usage_error=True) from None
-        except SchemaError as exc:
-            loc, msg, _ = exc.errors[0]
-            where = ".".join(str(p) for p in loc)
-            raise ProviderError("scripted", f"{path}:{number}: field '{where}': {msg}",
+        except ValidationError as exc:
+            error = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in error["loc"])
+            raise ProviderError("scripted", f"{path}:{number}: field '{where}': {error['msg']}",
                                 usage_error=True) from None
         except ValueError as exc:
             raise ProviderError("scripted", f"{path}:{number}: {exc}", usage_error=True) from None

@@ -1,9 +1,9 @@
 """What a tool is, what it returns, and how a failure becomes a shape.
 
 Guarantees:
-- A tool's arguments are a dataclass (``ToolArgs``) checked by ``edgar.schema``
-  before it runs; bad arguments from the model are a ``validation`` error, never a
-  traceback. ``spec()`` tells the model that dataclass's JSON Schema.
+- A tool's arguments are a pydantic model (``ToolArgs``) validated before it runs; bad
+  arguments from the model are a ``validation`` error naming each field, never a
+  traceback. ``spec()`` tells the model that model's JSON Schema.
 - A tool reports failure by raising ``ToolFailure(kind, message, …)``; the harness turns it
   into an ``ErrorRecord`` (the shape, for the bus) and a ``ToolResultBlock`` (the text, for
   the model only).
@@ -19,42 +19,53 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Protocol
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from edgar.conversation import ToolSpec
 from edgar.events import ErrorRecord
-from edgar.providers.base import ToolResultBlock, ToolSpec
-from edgar.schema import json_schema, validate
 
 if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
     from edgar.tools.permissions import PermissionGate
 
-__all__ = [
-    "ErrorRecord",
-    "Tool",
-    "ToolArgs",
-    "ToolContext",
-    "ToolFailure",
-    "ToolOutcome",
-    "ToolResultBlock",
-    "clip",
-    "resolve",
-    "resolve_for_write",
-    "strip_env",
-]
+__all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
+           "args_schema", "validation_text", "resolve", "resolve_for_write", "clip", "strip_env"]
 
 Access = Literal["read", "write", "shell", "task"]
 
 
-class ToolArgs:
-    """Base of every tool's arguments; subclasses are ``@dataclass(slots=True)`` with
-    ``field(metadata=doc(…))`` for what the model is told (not frozen: a frozen dataclass
-    costs twice as much to define, and these are made on every start)."""
+class ToolArgs(BaseModel):
+    """Base of every tool's arguments: a pydantic model, closed and strict (a string is never
+    a number, ``true`` is not an integer); ``Field(description=…, ge=…)`` is what the model
+    is told. Its JSON Schema (``args_schema``) is what every request sends."""
 
-    __slots__ = ()
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
-def doc(description: str, **bounds: float) -> dict[str, object]:
-    """Field metadata: the description the model sees, and bounds (ge, gt, le, lt)."""
-    return {"description": description, **bounds}
+def args_schema(args: type[ToolArgs]) -> dict[str, Any]:
+    """The JSON Schema a model is given for ``args``: pydantic's, without ``title`` noise and
+    without the class docstring (the tool's own description says what it does)."""
+    schema: dict[str, Any] = _untitled(args.model_json_schema())
+    schema.pop("description", None)
+    return schema
+
+
+def _untitled(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _untitled(v) for k, v in node.items()
+                if not (k == "title" and isinstance(v, str))}
+    if isinstance(node, list):
+        return [_untitled(v) for v in node]
+    return node
+
+
+def validation_text(exc: ValidationError) -> str:
+    """What the model is told about arguments that did not validate: every problem, located."""
+    parts = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in error["loc"]) or "(arguments)"
+        parts.append(f"{where}: {error['msg']}")
+    return "invalid arguments: " + "; ".join(parts)
 
 
 class ToolFailure(Exception):
@@ -121,12 +132,15 @@ class Tool:
         cached = _SPECS.get(type(self))
         if cached is None:  # called for every request; a tool's schema never changes
             cached = _SPECS[type(self)] = ToolSpec(self.name, self.description,
-                                                   json_schema(self.Args))
+                                                   args_schema(self.Args))
         return cached
 
     def parse(self, raw: Any) -> Any:
-        """The model's arguments checked and built; ``SchemaError`` when they are wrong."""
-        return validate(self.Args, raw)
+        """The model's arguments checked and built; ``ToolFailure("validation")`` when wrong."""
+        try:
+            return self.Args.model_validate(raw)
+        except ValidationError as exc:
+            raise ToolFailure("validation", validation_text(exc)) from None
 
     def summary(self, args: dict[str, Any]) -> str:
         """One line for the person: what this call will do."""

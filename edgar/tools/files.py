@@ -15,19 +15,12 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import Field
+
 from edgar.tools.base import (
-    Tool,
-    ToolArgs,
-    ToolContext,
-    ToolFailure,
-    ToolOutcome,
-    doc,
-    rel,
-    resolve,
-    resolve_for_write,
+    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, rel, resolve, resolve_for_write,
 )
 from edgar.tools.fileio import SNIFF, is_binary, lines, off_loop, open_regular, text
 
@@ -109,13 +102,12 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
-@dataclass(slots=True)
 class ReadArgs(ToolArgs):
     """Arguments of ``read``."""
 
-    path: str = field(metadata=doc("File path, relative to the project root"))
-    offset: int | None = field(default=None, metadata=doc("First line to read (1-based)", ge=1))
-    limit: int | None = field(default=None, metadata=doc("How many lines to read", ge=1))
+    path: str = Field(description="File path, relative to the project root")
+    offset: int | None = Field(None, description="First line to read (1-based)", ge=1)
+    limit: int | None = Field(None, description="How many lines to read", ge=1)
 
 
 class Read(Tool):
@@ -132,12 +124,11 @@ class Read(Tool):
         return ToolOutcome(body)
 
 
-@dataclass(slots=True)
 class WriteArgs(ToolArgs):
     """Arguments of ``write``."""
 
-    path: str = field(metadata=doc("File path, relative to the project root"))
-    content: str = field(metadata=doc("The whole new content of the file"))
+    path: str = Field(description="File path, relative to the project root")
+    content: str = Field(description="The whole new content of the file")
 
 
 class Write(Tool):
@@ -160,15 +151,14 @@ class Write(Tool):
                            files=(rel(ctx, path),))
 
 
-@dataclass(slots=True)
 class EditArgs(ToolArgs):
     """Arguments of ``edit``."""
 
-    path: str = field(metadata=doc("File path, relative to the project root"))
-    old_string: str = field(metadata=doc("Exact text to replace; must occur exactly once "
-                                         "unless replace_all"))
-    new_string: str = field(metadata=doc("Replacement text"))
-    replace_all: bool = field(default=False, metadata=doc("Replace every occurrence"))
+    path: str = Field(description="File path, relative to the project root")
+    old_string: str = Field(description="Exact text to replace; must occur exactly once "
+                                         "unless replace_all")
+    new_string: str = Field(description="Replacement text")
+    replace_all: bool = Field(False, description="Replace every occurrence")
 
 
 class Edit(Tool):

@@ -21,18 +21,12 @@ import re
 import stat
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import Field
+
 from edgar.tools.base import (
-    Tool,
-    ToolArgs,
-    ToolContext,
-    ToolFailure,
-    ToolOutcome,
-    doc,
-    rel,
-    resolve,
+    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, rel, resolve,
 )
 from edgar.tools.fileio import SNIFF, inside, is_binary, lines, off_loop, shown, text
 
@@ -66,11 +60,10 @@ def regular_inside(path: Path, root: Path) -> bool:
     return stat.S_ISREG(info.st_mode)
 
 
-@dataclass(slots=True)
 class GlobArgs(ToolArgs):
     """Arguments of ``glob``."""
 
-    pattern: str = field(metadata=doc("Glob pattern relative to the root, e.g. 'src/**/*.py'"))
+    pattern: str = Field(description="Glob pattern relative to the root, e.g. 'src/**/*.py'")
 
 
 class Glob(Tool):
@@ -105,14 +98,12 @@ def _glob_match(name: str, pattern: str) -> bool:
         pattern.startswith("**/") and fnmatch.fnmatch(name, pattern[3:]))
 
 
-@dataclass(slots=True)
 class GrepArgs(ToolArgs):
     """Arguments of ``grep``."""
 
-    pattern: str = field(metadata=doc("Regular expression (Python syntax)"))
-    path: str | None = field(default=None,
-                             metadata=doc("File or directory to search (default: root)"))
-    glob: str | None = field(default=None, metadata=doc("Only files whose name matches this glob"))
+    pattern: str = Field(description="Regular expression (Python syntax)")
+    path: str | None = Field(None, description="File or directory to search (default: root)")
+    glob: str | None = Field(None, description="Only files whose name matches this glob")
 
 
 class Grep(Tool):

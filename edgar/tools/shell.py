@@ -20,23 +20,23 @@ from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc
+from pydantic import Field
+
+from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 from edgar.tools.command_shape import is_answer, vouched_program
 
 if TYPE_CHECKING:
     from edgar.sandbox import Completed, Sandbox
 
 
-@dataclass(slots=True)
 class ShellArgs(ToolArgs):
     """Arguments of ``shell``."""
 
-    command: str = field(metadata=doc("A shell command (bash -c)"))
-    timeout: float | None = field(default=None, metadata=doc("Seconds before it is killed", gt=0))
+    command: str = Field(description="A shell command (bash -c)")
+    timeout: float | None = Field(None, description="Seconds before it is killed", gt=0)
 
 
 def program_of(command: str) -> str:

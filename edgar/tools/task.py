@@ -7,17 +7,16 @@ comes back, as this tool's result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from pydantic import Field
 
-from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, doc
+from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 
 
-@dataclass(slots=True)
 class TaskArgs(ToolArgs):
     """Arguments of ``task``."""
 
-    prompt: str = field(metadata=doc("Everything the subagent needs to do the job"))
-    description: str | None = field(default=None, metadata=doc("A few words for the person"))
+    prompt: str = Field(description="Everything the subagent needs to do the job")
+    description: str | None = Field(None, description="A few words for the person")
 
 
 class Task(Tool):

@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from edgar.config import ProviderSettings
-from edgar.providers.base import (
-    Finished, Message, ModelRequest, ProviderError, TextBlock, ToolSpec,
-)
+from edgar.conversation import Message, TextBlock, ToolSpec
+from edgar.providers.base import Finished, ModelRequest, ProviderError
 from support.sse_server import SSEServer
 
 FAKE_ANTHROPIC_KEY = "sk-ant-test-0123456789abcdef"

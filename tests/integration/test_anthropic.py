@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from conftest import FAKE_ANTHROPIC_KEY, SHELL
-from edgar.events import Usage
-from edgar.providers import prices
-from edgar.providers.base import (
-    Message, ProviderError, TextBlock, TextChunk, ThinkingBlock, ThinkingChunk, ToolCall,
-    ToolResultBlock, ToolUseBlock,
+from edgar.conversation import (
+    Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock, Usage,
 )
+from edgar.providers import prices
+from edgar.providers.base import ProviderError, TextChunk, ThinkingChunk, ToolCall
 from support.sse_server import anthropic_event, stream
 
 

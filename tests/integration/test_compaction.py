@@ -13,11 +13,11 @@ import pytest
 
 from edgar.cli.setup import build
 from edgar.config import ContextSettings, Settings
+from edgar.conversation import Message, ToolSpec
 from edgar.core.loop import run_turn
 from edgar.core.sessionlog import load
 from edgar.core.tokens import request_chars
 from edgar.events import Compacted, Event, ModelResponded, Notice, TextDelta, TurnFinished
-from edgar.providers.base import Message, ToolSpec
 from edgar.providers.scripted import ScriptedProvider
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
@@ -85,7 +85,7 @@ def test_a_long_session_compacts_once_and_the_next_request_fits(project, tmp_pat
     assert SUMMARY in "".join(e.text for e in events if isinstance(e, TextDelta))
     priced = [e for e in events if isinstance(e, ModelResponded) and e.cost]
     assert len(priced) == 1 and priced[0].usage.input_tokens == 1500
-    assert results[5].model_calls == 3 and results[5].cost == pytest.approx(priced[0].cost)
+    assert results[5].steps == 3 and results[5].cost == pytest.approx(priced[0].cost)
     finished = [e for e in events if isinstance(e, TurnFinished)]
     assert finished[5].cost == pytest.approx(priced[0].cost)
     assert app.session.cost == pytest.approx(priced[0].cost)

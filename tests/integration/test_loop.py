@@ -47,7 +47,7 @@ def test_text_tools_and_exactly_one_turn_finished(project):
     assert [type(e) for e in events].count(TurnFinished) == 1
     assert [type(e) for e in events].count(TurnStarted) == 1
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Reading. It says hello."
-    assert result.usage.input_tokens == 30 and result.model_calls == 2
+    assert result.usage.input_tokens == 30 and result.steps == 2
     assert [e.model for e in events if isinstance(e, ModelResponded)] == ["claude-sonnet-4-5"] * 2
     assert result.cost is not None and result.cost > 0
     # the tool result went back to the model as the next user message

@@ -7,12 +7,9 @@ import json
 import pytest
 
 from conftest import FAKE_OPENAI_KEY, SHELL
-from edgar.events import Usage
+from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage
 from edgar.providers import prices
-from edgar.providers.base import (
-    Finished, Message, ProviderError, TextBlock, TextChunk, ThinkingChunk, ToolCall,
-    ToolResultBlock, ToolUseBlock,
-)
+from edgar.providers.base import Finished, ProviderError, TextChunk, ThinkingChunk, ToolCall
 from support.sse_server import Reply, openai_chunk, recording, stream
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from edgar.events import Usage
-from edgar.providers.base import (
-    Finished, Message, RedactedThinking, RedactedThinkingBlock, TextBlock, TextChunk,
-    ThinkingBlock, ThinkingChunk, ToolCall, ToolResultBlock, ToolUseBlock,
+from edgar.conversation import (
+    Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    Usage,
 )
+from edgar.providers.base import Finished, RedactedThinking, TextChunk, ThinkingChunk, ToolCall
 from support.sse_server import Reply, anthropic_event, openai_chunk, recording, stream
 
 

@@ -131,7 +131,7 @@ def test_usage_of_a_failed_call_is_kept_in_the_turn(server, provider_env, projec
     server.anthropic(stream(recording("anthropic_text")[:5] + [anthropic_event("error", overloaded)]))
     result, _, _ = run(project, SONNET)
     assert result.outcome == "error"
-    assert result.usage.input_tokens == 25 and result.model_calls == 1
+    assert result.usage.input_tokens == 25 and result.steps == 1
     assert result.cost == pytest.approx((25 * 3 + 1 * 15) / 1e6)
 
 

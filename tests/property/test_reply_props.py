@@ -5,11 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from edgar.conversation import RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
 from edgar.core.reply import Reply
-from edgar.providers.base import (
-    RedactedThinking, RedactedThinkingBlock, TextBlock, TextChunk, ThinkingBlock, ThinkingChunk,
-    ToolCall, ToolUseBlock,
-)
+from edgar.providers.base import RedactedThinking, TextChunk, ThinkingChunk, ToolCall
 
 texts = st.text(alphabet=st.sampled_from("ab \n\t."), max_size=6)
 events = st.one_of(

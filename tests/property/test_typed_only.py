@@ -17,7 +17,6 @@ pytest.importorskip("edgar.learning")
 
 from edgar import events as ev  # noqa: E402
 from edgar.bus import Bus  # noqa: E402
-from edgar.config import Settings  # noqa: E402
 from edgar.learning import attach  # noqa: E402
 from edgar.learning.error_facts import template  # noqa: E402
 from edgar.learning.learner import extract  # noqa: E402
@@ -113,8 +112,7 @@ def test_only_typed_lines_and_templates_become_facts(project, session):
     session_id, stream = session
     before = max((f.id for f in memory.list(None)), default=0)
     bus = Bus()
-    handle = attach(bus, root=root, state=state, settings=Settings(), memory=memory,
-                    redact=redact, history=True)
+    handle = attach(bus, state=state, memory=memory, redact=redact, history=True)
     try:
         for event in stream:
             bus.publish(_in_session(event, session_id))

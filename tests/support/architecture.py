@@ -5,6 +5,15 @@
   outside ``cli/setup.py`` and ``cli/main.py``.
 - ``prompt_typed_violations``: ``PromptTyped`` is constructed, aliased or looked up by name
   anywhere but ``cli/repl.py`` and ``cli/oneshot.py``.
+- ``model_responded_violations``: the same for ``ModelResponded`` outside ``core/model_call.py``
+  (one place calls a model and accounts for it).
+- ``conversation_violations``: ``edgar/conversation.py`` imports something from edgar, or a
+  module takes a conversation type (``Message``, blocks, ``ToolSpec``, ``Usage``) from
+  ``edgar.providers`` or ``edgar.events`` instead of ``edgar.conversation``.
+- ``subscribe_violations``: ``.subscribe(`` called outside the composition root
+  (``cli/setup.py``), learning's ``attach`` (which the root calls) and the bus itself.
+- ``cli_from_learning_violations``: a module of ``edgar/learning`` imports ``edgar.cli``
+  (learning is attached by the composition root; it never reaches back into it).
 """
 
 from __future__ import annotations
@@ -15,6 +24,11 @@ from pathlib import Path
 LEARNING = "edgar.learning"
 NAMING_ALLOWED = {"edgar/cli/setup.py", "edgar/cli/main.py"}
 PROMPT_SITES = {"edgar/cli/repl.py", "edgar/cli/oneshot.py"}
+MODEL_CALL_SITES = {"edgar/core/model_call.py"}
+SUBSCRIBE_SITES = {"edgar/cli/setup.py", "edgar/learning/__init__.py", "edgar/bus.py"}
+CONVERSATION = "edgar.conversation"
+CONVERSATION_NAMES = {"TextBlock", "ThinkingBlock", "ToolUseBlock", "ToolResultBlock", "Block",
+                      "Message", "ToolSpec", "Usage"}
 
 
 def modules(src_root: Path):
@@ -83,23 +97,89 @@ def learning_violations(src_root: Path) -> list[str]:
     return out
 
 
-def prompt_typed_violations(src_root: Path) -> list[str]:
+def construction_violations(src_root: Path, name: str, sites: set[str],
+                            defined_in: str = "edgar/events.py") -> list[str]:
+    """``name`` called, imported under another name or looked up by string outside ``sites``."""
     out = []
     for rel, _module, tree in modules(src_root):
-        if rel in PROMPT_SITES:
+        if rel in sites:
             continue
+        # a name compared with (reading a session log's "type" field) builds nothing
+        compared = {id(c) for n in ast.walk(tree) if isinstance(n, ast.Compare)
+                    for c in (n.left, *n.comparators)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
-                name = func.id if isinstance(func, ast.Name) else (
+                called = func.id if isinstance(func, ast.Name) else (
                     func.attr if isinstance(func, ast.Attribute) else None)
-                if name == "PromptTyped":
-                    out.append(f"{rel}:{node.lineno}: constructs PromptTyped")
-            elif isinstance(node, ast.alias) and node.name == "PromptTyped" and node.asname:
-                out.append(f"{rel}: imports PromptTyped under another name")
-            elif (isinstance(node, ast.Constant) and node.value == "PromptTyped"
-                  and rel != "edgar/events.py"):
-                out.append(f"{rel}:{node.lineno}: names PromptTyped in a string")
+                if called == name:
+                    out.append(f"{rel}:{node.lineno}: constructs {name}")
+            elif isinstance(node, ast.alias) and node.name == name and node.asname:
+                out.append(f"{rel}: imports {name} under another name")
+            elif (isinstance(node, ast.Constant) and node.value == name
+                  and rel != defined_in and id(node) not in compared):
+                out.append(f"{rel}:{node.lineno}: names {name} in a string")
+    return out
+
+
+def prompt_typed_violations(src_root: Path) -> list[str]:
+    return construction_violations(src_root, "PromptTyped", PROMPT_SITES)
+
+
+def model_responded_violations(src_root: Path) -> list[str]:
+    return construction_violations(src_root, "ModelResponded", MODEL_CALL_SITES)
+
+
+def conversation_violations(src_root: Path) -> list[str]:
+    out = []
+    for rel, module, tree in modules(src_root):
+        is_package = rel.endswith("__init__.py")
+        for node in ast.walk(tree):
+            if rel == "edgar/conversation.py":
+                if isinstance(node, ast.Import):
+                    out += [f"{rel}:{node.lineno}: imports {a.name}" for a in node.names
+                            if a.name.split(".")[0] == "edgar"]
+                elif isinstance(node, ast.ImportFrom):
+                    target = _resolve(node, module, is_package)
+                    if node.level or target.split(".")[0] == "edgar":
+                        out.append(f"{rel}:{node.lineno}: imports {target}")
+            elif isinstance(node, ast.ImportFrom):
+                target = _resolve(node, module, is_package)
+                if target == CONVERSATION:
+                    continue
+                if target.startswith(("edgar.providers", "edgar.events", "edgar.tools")):
+                    for a in node.names:
+                        if a.name in CONVERSATION_NAMES:
+                            out.append(f"{rel}:{node.lineno}: takes {a.name} from {target}, "
+                                       f"not {CONVERSATION}")
+    return out
+
+
+def cli_from_learning_violations(src_root: Path) -> list[str]:
+    out = []
+    for rel, module, tree in modules(src_root):
+        if not rel.startswith("edgar/learning/"):
+            continue
+        for line, name in imports(tree, module, rel.endswith("__init__.py")):
+            if name == "edgar.cli" or name.startswith("edgar.cli."):
+                out.append(f"{rel}:{line}: imports {name}")
+        skip = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in skip and node.value.startswith("edgar.cli")):
+                out.append(f"{rel}:{node.lineno}: names {node.value} in a string")
+    return out
+
+
+def subscribe_violations(src_root: Path) -> list[str]:
+    out = []
+    for rel, _module, tree in modules(src_root):
+        if rel in SUBSCRIBE_SITES:
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "subscribe"):
+                out.append(f"{rel}:{node.lineno}: subscribes to the bus")
     return out
 
 

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from support.architecture import learning_violations, modules, prompt_typed_violations
+from support.architecture import (
+    cli_from_learning_violations, conversation_violations, subscribe_violations, learning_violations,
+    model_responded_violations, modules, prompt_typed_violations,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,6 +22,22 @@ def test_nothing_outside_learning_imports_or_names_it():
 
 def test_prompt_typed_is_built_only_by_submit_and_run_prompt():
     assert prompt_typed_violations(ROOT) == []
+
+
+def test_model_responded_is_built_only_by_model_call():
+    assert model_responded_violations(ROOT) == []
+
+
+def test_the_conversation_is_its_own_floor():
+    assert conversation_violations(ROOT) == []
+
+
+def test_learning_never_imports_the_cli():
+    assert cli_from_learning_violations(ROOT) == []
+
+
+def test_only_the_composition_root_subscribes():
+    assert subscribe_violations(ROOT) == []
 
 
 def test_the_checks_see_the_whole_tree():
@@ -63,6 +82,7 @@ def test_the_check_runs_and_fails_without_the_learning_package(tree_copy: Path):
     "import edgar.events as e\ndef f():\n    return e.PromptTyped(text='x')\n",
     "from edgar.events import PromptTyped as P\n",
     "import edgar.events as e\nP = getattr(e, 'PromptTyped')\n",
+    "import edgar.events as e\nif 'PromptTyped' == 'PromptTyped':\n    e.PromptTyped(text='x')\n",
 ])
 def test_a_planted_prompt_typed_construction_fails_the_check(tree_copy: Path, code: str):
     (tree_copy / "edgar" / "tools" / "read_more.py").write_text(code)
@@ -70,6 +90,48 @@ def test_a_planted_prompt_typed_construction_fails_the_check(tree_copy: Path, co
     assert found and all("edgar/tools/read_more.py" in v for v in found), found
 
 
+@pytest.mark.parametrize("code", [
+    "from edgar.events import ModelResponded\nModelResponded(model='m', usage=None, cost=0)\n",
+    "import edgar.events as e\ndef f():\n    return e.ModelResponded(model='m')\n",
+    "from edgar.events import ModelResponded as R\n",
+])
+def test_a_planted_model_responded_construction_fails_the_check(tree_copy: Path, code: str):
+    (tree_copy / "edgar" / "core" / "compaction2.py").write_text(code)
+    found = model_responded_violations(tree_copy)
+    assert found and all("edgar/core/compaction2.py" in v for v in found), found
+
+
+@pytest.mark.parametrize("where, code", [
+    ("edgar/conversation.py", "from edgar.events import Event\n"),
+    ("edgar/conversation.py", "import edgar.bus\n"),
+    ("edgar/conversation.py", "from . import events\n"),
+    ("edgar/core/sneaky.py", "from edgar.providers.base import Message\n"),
+    ("edgar/tools/sneaky.py", "def f():\n    from edgar.events import Usage\n"),
+])
+def test_a_planted_conversation_violation_fails_the_check(tree_copy: Path, where: str, code: str):
+    target = tree_copy / where
+    target.write_text(target.read_text() + code if target.exists() else code)
+    found = conversation_violations(tree_copy)
+    assert found and all(where in v for v in found), found
+
+
+@pytest.mark.parametrize("code", [
+    "from edgar.cli.setup import config_secrets\n",
+    "def f():\n    import edgar.cli.setup\n",
+    "from ..cli import setup\n",
+    "import importlib\nm = importlib.import_module('edgar.cli.setup')\n",
+])
+def test_a_planted_cli_import_from_learning_fails_the_check(tree_copy: Path, code: str):
+    (tree_copy / "edgar" / "learning").mkdir(exist_ok=True)
+    (tree_copy / "edgar" / "learning" / "sneaky.py").write_text(code)
+    found = cli_from_learning_violations(tree_copy)
+    assert found and all("edgar/learning/sneaky.py" in v for v in found), found
+
+
+def test_a_planted_subscription_fails_the_check(tree_copy: Path):
+    (tree_copy / "edgar" / "core" / "sneaky.py").write_text(
+        "def wire(bus, handler):\n    bus.subscribe(object, handler)\n")
+    assert subscribe_violations(tree_copy) == ["edgar/core/sneaky.py:2: subscribes to the bus"]
 def test_edgar_never_imports_a_provider_sdk(tmp_path):
     from support.architecture import sdk_violations
 

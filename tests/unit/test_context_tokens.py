@@ -7,10 +7,9 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolSpec, ToolUseBlock, Usage
 from edgar.core.compaction import choose_cut, transcript
 from edgar.core.tokens import Ledger, message_chars, request_chars
-from edgar.events import Usage
-from edgar.providers.base import Message, TextBlock, ToolResultBlock, ToolSpec, ToolUseBlock
 from edgar.tools.base import clip
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from edgar.events import Usage
+from edgar.conversation import Usage
 from edgar.providers import prices
 
 ROOT = Path(__file__).resolve().parents[2]

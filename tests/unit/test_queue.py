@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from edgar.bus import Bus
-from edgar.cli.repl import Repl
+from edgar.cli.repl import Asker, Repl, Screen
 from edgar.config import Settings
 from edgar.core.queue import PromptQueue
 from edgar.core.session import Session
@@ -94,13 +94,14 @@ def make(tmp_path: Path):
         provider = ScriptedProvider(script)
         provider._record = str(record)
         bus = Bus()
+        said, screen = Said(), Screen()
+        asker = Asker(said.say, screen)
         session = Session(root=tmp_path, settings=Settings(model=f"scripted:{script}"), bus=bus,
-                          provider=provider, tools=default_tools(), gate=PermissionGate(mode))
-        session.skills = Skills()
+                          provider=provider, tools=default_tools(),
+                          gate=PermissionGate(mode, asker.confirm), skills=Skills())
         events: list[Event] = []
         bus.subscribe(Event, events.append)
-        repl = Repl(Said())
-        repl.app = FakeApp(session, bus, tmp_path)
+        repl = Repl(said, FakeApp(session, bus, tmp_path), asker, screen)
         return repl, events, record
     return factory
 
@@ -244,7 +245,6 @@ def test_while_a_confirmation_is_pending_the_next_line_is_the_answer(make):
         {"tool_calls": [{"name": "shell", "input": {"command": "echo hi"}}]},
         {"text": "ran it"},
     ], mode="ask")
-    repl.app.session.gate.confirm = repl.confirm
 
     async def scenario():
         await repl.submit("run echo")

@@ -10,9 +10,10 @@ from rich.console import Console
 
 from edgar.cli.mdstream import BlockSplitter
 from edgar.cli.render import PlainRenderer, RichRenderer, diff_preview, money, tool_line
+from edgar.conversation import Usage
 from edgar.events import (
     ErrorRecord, ModelResponded, Notice, QueueDelivered, TextDelta, ToolFinished, ToolProposed,
-    TurnFinished, TurnStarted, Usage,
+    TurnFinished, TurnStarted,
 )
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")

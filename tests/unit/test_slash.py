@@ -12,13 +12,13 @@ import pytest
 
 from edgar.bus import Bus
 from edgar.cli import slash
-from edgar.cli.repl import Repl
+from edgar.cli.repl import Asker, Repl, Screen
 from edgar.config import Settings
+from edgar.conversation import Message, TextBlock
 from edgar.core.session import Session
 from edgar.core.sessionlog import SessionLog, load
 from edgar.events import Event, PromptTyped
 from edgar.memory.store import MemoryStore
-from edgar.providers.base import Message, TextBlock
 from edgar.providers.scripted import ScriptedProvider
 from edgar.tools.permissions import PermissionGate
 from edgar.tools.registry import default_tools
@@ -57,8 +57,10 @@ def repl(tmp_path: Path) -> Repl:
                       provider=ScriptedProvider(script), tools=default_tools(),
                       gate=PermissionGate("ask"))
     session.log = SessionLog(tmp_path / "sessions" / "s1.jsonl", lambda s: s)
-    r = Repl(Said())
-    r.app = FakeApp(session, bus, tmp_path, root=tmp_path)
+    said = Said()
+    screen = Screen()
+    r = Repl(said, FakeApp(session, bus, tmp_path, root=tmp_path), Asker(said.say, screen),
+             screen)
     yield r
     session.log.close()
 
