@@ -1,4 +1,4 @@
-"""Lines typed while a turn runs (seed 002, ADR-161).
+"""Lines typed while a turn runs (seed 002: a neighbouring project's ADR-161, not in adr/).
 
 Guarantees: lines are delivered in the order typed, each exactly once; a delivery takes
 every line queued since the last one and joins them into one burst (one user message, one

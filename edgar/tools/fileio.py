@@ -104,11 +104,38 @@ def inside(root: Path, path: Path) -> bool:
 
 
 async def off_loop(work: Callable[[threading.Event], T]) -> T:
-    """Run ``work(stop)`` in a thread; on cancellation set ``stop`` and re-raise at once."""
+    """Run ``work(stop)`` in a thread; on cancellation set ``stop`` and re-raise at once.
+
+    The thread is a daemon of its own, not the loop's default executor: a regular expression
+    that backtracks catastrophically cannot be interrupted in Python, and an executor thread
+    would make ``asyncio.run`` (and so edgar's exit) wait for it forever.
+    """
     stop = threading.Event()
-    task = asyncio.ensure_future(asyncio.to_thread(work, stop))
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(ok: bool, value: object) -> None:
+        if done.done():
+            return
+        if ok:
+            done.set_result(value)  # type: ignore[arg-type]
+        else:
+            done.set_exception(value)  # type: ignore[arg-type]
+
+    def runner() -> None:
+        try:
+            result: object = work(stop)
+            ok = True
+        except BaseException as exc:  # handed to the awaiting task, never lost
+            result, ok = exc, False
+        try:
+            loop.call_soon_threadsafe(settle, ok, result)
+        except RuntimeError:  # the loop has closed: nobody waits for this any more
+            pass
+
+    threading.Thread(target=runner, name="edgar-file-io", daemon=True).start()
     try:
-        return await asyncio.shield(task)
+        return await asyncio.shield(done)
     except asyncio.CancelledError:
         stop.set()
         raise

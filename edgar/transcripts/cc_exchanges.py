@@ -3,7 +3,7 @@
 ``Builder`` is fed one parsed record at a time (already shape-checked) and
 returns what each record completes. Pure: no I/O.
 
-Guarantees (ADR 0079 as amended by 0082, plus ADR-161's aggregation):
+Guarantees (seed 000 (ADR 0079 of a neighbouring project, amended by its 0082) plus seed 002's aggregation):
 - Only a typed message (see ``cc_classify``) starts an exchange. A queued one
   (typed while the agent worked) joins the open exchange as a follow-up;
   queued messages with no assistant record between them form one ``Burst``.

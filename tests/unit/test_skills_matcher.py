@@ -69,7 +69,7 @@ def test_the_burst_through_the_matcher_fires_once_and_overlap_rescans_are_refrac
     now = [0]
     m = Matcher(SKILLS, refractory_turns=2, clock=lambda: now[0])
     assert m.activate("my branch is messy") == []
-    # a burst still being typed fires on a partial surface (ADR-161's accepted failure mode)…
+    # a burst still being typed fires on a partial surface (seed 002's accepted failure mode)…
     first = m.activate("my branch is messy\nsquash the last five")
     assert [n for n, _ in first] == ["git-history"]
     assert first[0][1].startswith("# Git history")
