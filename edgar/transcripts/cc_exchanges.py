@@ -233,9 +233,10 @@ class Builder:
                 # repeat keeps that identity, so that exchange is emitted again
                 # under the same (file, line) and replaces its row instead of
                 # being counted a second time under the repeat's line. It is
-                # no longer queued: the repeat delivered it, so later messages
-                # with the same words are new ones, as in a scan of the whole file.
-                t, offset = replace(match.typed, queued=False), match.offset
+                # queued exactly when the repeat is, as in a scan of the whole
+                # file: a repeat marked queued makes later copies of the same
+                # words repeats too; an unmarked one makes them new messages.
+                t, offset = replace(match.typed, queued=t.queued), match.offset
             elif match.typed.line in self.known:
                 # Reported by an earlier (final) scan as a follow-up of an
                 # exchange this scan rebuilds: the repeat is not news.

@@ -288,3 +288,24 @@ def test_final_scans_never_report_typed_text_twice(events, cuts):
         mark = items[-1].mark
     full = [(t.text, t.session_id) for t in scan_all(blob, final=True) if isinstance(t, Typed)]
     assert sorted(seen) == sorted(full)
+
+
+def test_a_queued_repeat_after_a_final_scan_of_its_enqueue_keeps_later_copies_repeats():
+    # Found by hypothesis: a final scan that ends right after an ``enqueue`` reports the
+    # text; the next scan meets the repeat (promptSource "queued") and then more records
+    # with the same words. One scan of the whole file drops those as the queued text
+    # written again; the resumed scan must too.
+    events = [b'{"type": "queue-operation", "operation": "enqueue", "sessionId": "s1", '
+              b'"content": "alpha"}',
+              b'{"type": "user", "message": {"content": "alpha"}, "origin": {"kind": "human"}, '
+              b'"promptSource": "queued", "uuid": "u1", "sessionId": "s1", '
+              b'"timestamp": "2026-01-01T00:00:00Z"}']
+    events += [b'{"type": "user", "message": {"content": "alpha"}, "uuid": "u%d", '
+               b'"sessionId": "s1", "timestamp": "2026-01-01T00:00:00Z"}' % n
+               for n in range(2, 6)]
+    blob = lines(events)
+    first = scan_all(blob[:90], final=True)
+    second = scan_all(blob, mark=first[-1].mark, final=True)
+    seen = [(t.text, t.session_id) for t in first + second if isinstance(t, Typed)]
+    full = [(t.text, t.session_id) for t in scan_all(blob, final=True) if isinstance(t, Typed)]
+    assert sorted(seen) == sorted(full) == [("alpha", "s1")]
