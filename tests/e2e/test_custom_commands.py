@@ -62,6 +62,7 @@ def test_a_claude_code_command_expands_as_an_attachment_not_as_typed_text(tmp_pa
 
 
 def test_nothing_is_learned_from_a_command_body(tmp_path, project, env):
+    pytest.importorskip("edgar.learning")  # facts and stats are the learning package's
     script = write_script(tmp_path / "s.jsonl", [{"text": "ok"}, {"text": "ok"}])
     assert run_edgar(["-p", "/review a.py", "--model", f"scripted:{script}"], project,
                      env).returncode == 0

@@ -57,6 +57,7 @@ def test_did_you_mean_and_help(project, env):
 
 
 def test_memory_alone_lists_and_reading_never_creates_the_state_dir(project, env):
+    pytest.importorskip("edgar.learning")  # facts and stats are the learning package's
     for argv in (["memory"], ["memory", "list"], ["memory", "list", "--pending"], ["-r"],
                  ["stats"], ["history", "show"], ["diff"], ["undo"]):
         out = run_edgar(argv, project, env)
@@ -79,6 +80,7 @@ def test_init_leaves_keys_the_user_config_sets_to_the_user(tmp_path, project, en
 
 
 def test_one_run_is_one_run(tmp_path, project, env):
+    pytest.importorskip("edgar.learning")  # facts and stats are the learning package's
     prompt(tmp_path, project, env, "hello", "a")
     out = run_edgar(["stats"], project, env).stdout
     assert "1 run," in out and "1 runs" not in out
