@@ -30,9 +30,10 @@ import signal
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, IO, Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, IO, Any, Awaitable, Protocol
 
 from edgar.cli import slash
+from edgar.cli.asker import Asker, Screen
 from edgar.cli.attach import AT_PATH, AttachRefused, at_paths, typed
 from edgar.cli.oneshot import UsageError
 from edgar.core.queue import PromptQueue
@@ -53,48 +54,6 @@ class Renderer(Protocol):
 
 
 REPLIES = {"y": "yes", "yes": "yes", "n": "no", "no": "no", "a": "always", "always": "always"}
-
-
-class Screen:
-    """The live prompt, once ``Repl.interactive`` has made one; redraws it on request."""
-
-    def __init__(self) -> None:
-        self.prompt: Any = None                  # the PromptSession when interactive
-
-    def invalidate(self) -> None:
-        if self.prompt is not None and self.prompt.app.is_running:
-            self.prompt.app.invalidate()
-
-
-class Asker:
-    """Permission questions (the gate's ``Confirm``); the next typed line or key answers.
-
-    Built before the session (the gate needs ``confirm``), so the Repl is built whole after.
-    """
-
-    def __init__(self, say: Callable[[str, str], None], screen: Screen):
-        self.say = say
-        self.screen = screen
-        self.asking: tuple[str, str, asyncio.Future[str]] | None = None
-
-    async def confirm(self, tool: str, summary: str, offer: str | None = None) -> str:
-        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self.asking = (tool, summary, future)
-        self.say(f"? {tool}: {summary}", "bold yellow")
-        always = (f"always allow `{offer[offer.index('(') + 1:-1]}` (saved to your config)"
-                  if offer and "(" in offer else f"always allow {tool} this session")
-        self.say(f"  y yes · n no · a {always} · Esc stops the turn", "dim")
-        self.screen.invalidate()
-        try:
-            return await future
-        finally:
-            self.asking = None
-            self.screen.invalidate()
-
-    def answer(self, answer: str) -> None:
-        if self.asking is not None and not self.asking[2].done():
-            self.asking[2].set_result(answer)
-            self.say(f"  → {answer}", "dim")
 
 
 class Repl:

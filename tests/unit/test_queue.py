@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from edgar.bus import Bus
-from edgar.cli.repl import Asker, Repl, Screen
+from edgar.cli.asker import Asker, Screen
+from edgar.cli.repl import Repl
 from edgar.config import Settings
 from edgar.core.queue import PromptQueue
 from edgar.core.session import Session

@@ -12,7 +12,8 @@ import pytest
 
 from edgar.bus import Bus
 from edgar.cli import slash
-from edgar.cli.repl import Asker, Repl, Screen
+from edgar.cli.asker import Asker, Screen
+from edgar.cli.repl import Repl
 from edgar.config import Settings
 from edgar.conversation import Message, TextBlock
 from edgar.core.session import Session

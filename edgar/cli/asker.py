@@ -1,0 +1,52 @@
+"""Permission questions in the REPL: the live prompt to redraw, and the pending question
+that the next typed line or key answers.
+
+Guarantees: at most one question is open; an answer resolves it once and is echoed dim.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+
+class Screen:
+    """The live prompt, once ``Repl.interactive`` has made one; redraws it on request."""
+
+    def __init__(self) -> None:
+        self.prompt: Any = None                  # the PromptSession when interactive
+
+    def invalidate(self) -> None:
+        if self.prompt is not None and self.prompt.app.is_running:
+            self.prompt.app.invalidate()
+
+
+class Asker:
+    """Permission questions (the gate's ``Confirm``); the next typed line or key answers.
+
+    Built before the session (the gate needs ``confirm``), so the Repl is built whole after.
+    """
+
+    def __init__(self, say: Callable[[str, str], None], screen: Screen):
+        self.say = say
+        self.screen = screen
+        self.asking: tuple[str, str, asyncio.Future[str]] | None = None
+
+    async def confirm(self, tool: str, summary: str, offer: str | None = None) -> str:
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.asking = (tool, summary, future)
+        self.say(f"? {tool}: {summary}", "bold yellow")
+        always = (f"always allow `{offer[offer.index('(') + 1:-1]}` (saved to your config)"
+                  if offer and "(" in offer else f"always allow {tool} this session")
+        self.say(f"  y yes · n no · a {always} · Esc stops the turn", "dim")
+        self.screen.invalidate()
+        try:
+            return await future
+        finally:
+            self.asking = None
+            self.screen.invalidate()
+
+    def answer(self, answer: str) -> None:
+        if self.asking is not None and not self.asking[2].done():
+            self.asking[2].set_result(answer)
+            self.say(f"  → {answer}", "dim")
