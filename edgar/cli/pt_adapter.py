@@ -24,18 +24,21 @@ The assumptions (prompt_toolkit 3.0.53, ``application/application.py``):
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from prompt_toolkit.application import Application
 
 ADAPTS = "prompt_toolkit"
 
 
-def prompt_drawn(app: Any) -> bool:
+def prompt_drawn(app: Application[Any]) -> bool:
     """True while the prompt is on screen and may be erased and redrawn."""
     return bool(app.is_running and not app.is_done
                 and not getattr(app, "_running_in_terminal", False))
 
 
-def redraw_now(app: Any) -> None:
+def redraw_now(app: Application[Any]) -> None:
     """Redraw the prompt now, below whatever was just written (after ``renderer.erase()``)."""
     request = getattr(app, "_request_absolute_cursor_position", None)
     redraw = getattr(app, "_redraw", None)

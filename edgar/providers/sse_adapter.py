@@ -19,12 +19,16 @@ httpx2 is imported on the first call, never when this module is imported.
 from __future__ import annotations
 
 import inspect
-from typing import Any, AsyncIterator
+from typing import TYPE_CHECKING, AsyncIterator
+
+if TYPE_CHECKING:
+    from httpx2 import EventSource, ServerSentEvent
+    from httpx2._sse import _SSEParser
 
 ADAPTS = "httpx2"
 
 
-def _parser_class() -> Any | None:
+def _parser_class() -> type[_SSEParser] | None:
     try:
         from httpx2._sse import _SSEParser
     except ImportError:
@@ -32,7 +36,7 @@ def _parser_class() -> Any | None:
     return _SSEParser
 
 
-async def sse_batches(source: Any) -> AsyncIterator[list[Any]]:
+async def sse_batches(source: EventSource) -> AsyncIterator[list[ServerSentEvent]]:
     """The ``ServerSentEvent``s of each network read of an httpx2 ``EventSource``, together."""
     parser_class = _parser_class()
     if parser_class is None:
