@@ -89,3 +89,29 @@ def test_ci_run_derandomizes_hypothesis_as_conftest_says():
     assert exported and exported.start() < first_suite, ".ci/run must export CI before pytest"
     conftest = (ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")
     assert 'load_profile("ci" if os.environ.get("CI")' in conftest
+
+
+def unlisted(folder: Path) -> list[str]:
+    """Files and subfolders of ``folder`` its README.md does not name (in backticks)."""
+    readme = folder / "README.md"
+    if not readme.exists():
+        return ["README.md"]
+    text = readme.read_text(encoding="utf-8")
+    return [p.name for p in sorted(folder.iterdir())
+            if p.name not in ("README.md", "__pycache__") and not p.name.endswith(".pyc")
+            and f"`{p.name}`" not in text and f"`{p.name}/`" not in text]
+
+
+def test_every_folder_of_edgar_has_a_readme_naming_each_file():
+    folders = [p for p in [ROOT / "edgar", *(ROOT / "edgar").rglob("*")]
+               if p.is_dir() and not p.is_symlink() and p.name != "__pycache__"
+               and not any(parent.is_symlink() for parent in p.parents)]
+    problems = [f"{f.relative_to(ROOT)}: {name}" for f in folders for name in unlisted(f)]
+    assert problems == [], "each folder's README.md has one line per file"
+
+
+def test_the_readme_check_sees_an_unlisted_file(tmp_path):
+    (tmp_path / "a.py").write_text("")
+    assert unlisted(tmp_path) == ["README.md"]
+    (tmp_path / "README.md").write_text("- `b.py` — something\n")
+    assert unlisted(tmp_path) == ["a.py"]
