@@ -62,6 +62,9 @@ def test_every_module_the_docs_name_exists():
     docs = [(rel, text) for rel, text in _texts() if rel.startswith("docs/") or rel == "README.md"
             or rel.endswith("README.md")]
     problems = [f"{rel}: {ref}" for rel, text in docs for ref in missing_modules(text, files)]
+    if not (ROOT / "edgar" / "learning").is_dir():   # deleted on purpose (.ci/run's second pass)
+        problems = [p for p in problems if not p.split(": ", 1)[1].startswith(
+            ("learning/", "edgar/learning/"))]
     assert problems == []
 
 
