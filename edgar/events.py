@@ -12,7 +12,7 @@ Guarantees:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, TypedDict
 
 from edgar.conversation import Usage
 
@@ -51,6 +51,14 @@ class ErrorRecord:
     kind: ErrorKind
     exit_code: int | None = None
     program: str | None = None
+
+
+class Where(TypedDict):
+    """``Event``'s three place fields, to spread into a constructor: ``TurnStarted(**where)``."""
+
+    session_id: str
+    turn_id: str
+    depth: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

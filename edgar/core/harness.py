@@ -16,7 +16,7 @@ from typing import Callable
 
 
 from edgar.conversation import ToolResultBlock
-from edgar.events import ErrorKind, ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed
+from edgar.events import ErrorKind, ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed, Where
 from edgar.providers.base import ToolCall
 from edgar.tools.base import Tool, ToolContext, ToolFailure, resolve
 
@@ -35,7 +35,7 @@ class _Progress:
     EVERY = 0.25   # seconds between ToolOutput events
 
     def __init__(self, call_id: str, tool: str, ctx: ToolContext,
-                 publish: Callable[[Event], None], where: dict):
+                 publish: Callable[[Event], None], where: Where):
         self.call_id, self.tool, self.sink = call_id, tool, ctx.on_output
         self.publish, self.where = publish, where
         self.lines = self.size = 0
@@ -75,7 +75,7 @@ async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext, path: obje
 
 
 async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
-                   publish: Callable[[Event], None], where: dict) -> tuple[ToolResultBlock, ToolFinished]:
+                   publish: Callable[[Event], None], where: Where) -> tuple[ToolResultBlock, ToolFinished]:
     args = call.input if isinstance(call.input, dict) else {}
     publish(ToolProposed(call_id=call.id, tool=call.name, args=args, **where))
     start = time.monotonic()

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Protocol, Sequence
 
 from edgar.providers.base import ProviderError, StreamEvent, TextChunk, ThinkingChunk
 from edgar.providers.http_errors import (  # noqa: F401 - re-exported for older importers
@@ -100,7 +100,7 @@ class Connection:
             self._client = None
 
     async def stream(self, body: dict[str, Any],
-                     new_decoder: Callable[[], Decoder]) -> AsyncIterator[StreamEvent]:
+                     new_decoder: Callable[[], Decoder]) -> AsyncGenerator[StreamEvent, None]:
         httpx2 = _httpx2()
         client = self._client_now()
         s = self.settings
@@ -198,7 +198,7 @@ class WireProvider:
     def body(self, request: ModelRequest) -> dict[str, Any]:
         raise NotImplementedError
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         # The connection's generator itself, not a wrapper: one async layer less per delta.
         hints, model, decoder = self._conn.hints, self.model, self._decoder
         return self._conn.stream(self.body(request), lambda: decoder(hints, model))
