@@ -39,7 +39,7 @@ import time
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Generic, Iterable, TypeVar
 
 from edgar.core.project import Project
 from edgar.learning.experience import SAID, Experience, Run
@@ -174,11 +174,17 @@ def _stored(path: str) -> str:
     return redact(path)
 
 
-class _ByPath(dict):
+V = TypeVar("V")
+
+
+class _ByPath(Generic[V]):
     """Marks keyed by stored (redacted) path, looked up by the real one."""
 
-    def get(self, path, default=None):  # type: ignore[override]
-        return super().get(_stored(path), default)
+    def __init__(self, by_stored: dict[str, V]) -> None:
+        self._by_stored = by_stored
+
+    def get(self, path: str) -> V | None:
+        return self._by_stored.get(_stored(path))
 
 
 class ImportStore(DB):
