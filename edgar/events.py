@@ -37,6 +37,7 @@ ErrorKind = Literal[
     "mcp_error",         # an MCP server answered isError, refused the call, or went away
 ]
 Outcome = Literal["ok", "error", "cancelled"]
+NoticeLevel = Literal["info", "warning", "error"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +226,7 @@ class Notice(Event):
     server's last stderr line, a hook's reason): Notices are shown and logged, never learned.
     """
 
-    level: Literal["info", "warning", "error"]
+    level: NoticeLevel
     message: str
 
 

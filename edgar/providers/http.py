@@ -213,20 +213,22 @@ def _merged(events: list[StreamEvent]) -> list[StreamEvent]:
         return events
     out: list[StreamEvent] = []
     run: list[str] = []
-    kind: type | None = None
+    kind: type[TextChunk] | type[ThinkingChunk] | None = None   # of the run; None: no run
     for event in events:
-        text = event.text if isinstance(event, (TextChunk, ThinkingChunk)) else None
-        joinable = type(event) is TextChunk or (isinstance(event, ThinkingChunk) and not event.signature)
-        if joinable and text is not None and type(event) is kind:
-            run.append(text)
+        if type(event) is TextChunk or (isinstance(event, ThinkingChunk) and not event.signature):
+            if type(event) is kind:
+                run.append(event.text)
+                continue
+            if kind is not None:
+                out.append(kind(text="".join(run)))
+            run, kind = [event.text], type(event)
             continue
-        if run:
-            out.append(kind(text="".join(run)))  # type: ignore[misc]
-        run, kind = ([text], type(event)) if joinable and text is not None else ([], None)
-        if not joinable:
-            out.append(event)
-    if run:
-        out.append(kind(text="".join(run)))  # type: ignore[misc]
+        if kind is not None:
+            out.append(kind(text="".join(run)))
+        run, kind = [], None
+        out.append(event)
+    if kind is not None:
+        out.append(kind(text="".join(run)))
     return out
 
 

@@ -123,10 +123,11 @@ class ToolContext:
 
 
 class Tool:
-    name: ClassVar[str]
-    description: ClassVar[str]
+    # class attributes of a built-in tool; an MCP tool (mcp/tool.py) sets them per instance
+    name: str
+    description: str
     Args: ClassVar[type[ToolArgs]]
-    access: ClassVar[Access] = "read"
+    access: Access = "read"
 
     def spec(self) -> ToolSpec:
         cached = _SPECS.get(type(self))
