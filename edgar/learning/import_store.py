@@ -184,7 +184,8 @@ class _ByPath(Generic[V]):
         self._by_stored = by_stored
 
     def get(self, path: str) -> V | None:
-        return self._by_stored.get(_stored(path))
+        # Nothing stored (a first import, a dry run without a store): no path to redact.
+        return self._by_stored.get(_stored(path)) if self._by_stored else None
 
 
 class ImportStore(DB):
