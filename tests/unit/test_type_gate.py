@@ -15,12 +15,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 STRICT_MODULES = ("edgar.conversation", "edgar.events", "edgar.bus", "edgar.core.turn")
 # what ``mypy --strict`` turns on that a per-module override can (mypy --help, "--strict");
-# warn_unused_ignores and warn_redundant_casts are global, below
+# warn_unused_ignores and warn_redundant_casts are global (GLOBAL_FLAGS)
 STRICT_FLAGS = ("disallow_any_generics", "disallow_subclassing_any", "disallow_untyped_calls",
                 "disallow_untyped_defs", "disallow_incomplete_defs", "check_untyped_defs",
                 "disallow_untyped_decorators", "warn_return_any", "no_implicit_reexport",
                 "strict_equality", "extra_checks")
-GLOBAL_FLAGS = ("warn_unused_ignores", "warn_redundant_casts")
+GLOBAL_FLAGS = ("warn_unused_ignores", "warn_redundant_casts", "check_untyped_defs",
+                "strict_equality")
 
 
 def config_violations(pyproject: str, root: Path) -> list[str]:
