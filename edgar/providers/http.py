@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, AsyncGenerator, Callable, Protocol, Sequence
 
 from edgar.providers.base import ProviderError, StreamEvent, TextChunk, ThinkingChunk
 from edgar.providers.http_errors import (  # noqa: F401 - re-exported for older importers
