@@ -13,7 +13,7 @@ Guarantees:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, TypedDict
 
 from edgar.conversation import Usage
 
@@ -38,6 +38,7 @@ ErrorKind = Literal[
     "mcp_error",         # an MCP server answered isError, refused the call, or went away
 ]
 Outcome = Literal["ok", "error", "cancelled"]
+NoticeLevel = Literal["info", "warning", "error"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,14 @@ class ErrorRecord:
     kind: ErrorKind
     exit_code: int | None = None
     program: str | None = None
+
+
+class Where(TypedDict):
+    """``Event``'s three place fields, to spread into a constructor: ``TurnStarted(**where)``."""
+
+    session_id: str
+    turn_id: str
+    depth: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -218,7 +227,7 @@ class Notice(Event):
     server's last stderr line, a hook's reason): Notices are shown and logged, never learned.
     """
 
-    level: Literal["info", "warning", "error"]
+    level: NoticeLevel
     message: str
 
 

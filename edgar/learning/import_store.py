@@ -39,7 +39,7 @@ import time
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Generic, Iterable, TypeVar
 
 from edgar.core.project import Project
 from edgar.learning.experience import SAID, Experience, Run
@@ -47,6 +47,9 @@ from edgar.learning.learner import extract as _extract
 from edgar.storage.db import DB
 from edgar.transcripts.cc_projects import project_of
 from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
+
+if TYPE_CHECKING:
+    from edgar.memory.store import MemoryStore
 
 BATCH = 200       # exchanges buffered between writes: bounds memory, keeps transactions few
 QUESTION = 4000   # a typed question longer than this is a paste; its start says what it is
@@ -174,11 +177,18 @@ def _stored(path: str) -> str:
     return redact(path)
 
 
-class _ByPath(dict):
+V = TypeVar("V")
+
+
+class _ByPath(Generic[V]):
     """Marks keyed by stored (redacted) path, looked up by the real one."""
 
-    def get(self, path, default=None):  # type: ignore[override]
-        return super().get(_stored(path), default)
+    def __init__(self, by_stored: dict[str, V]) -> None:
+        self._by_stored = by_stored
+
+    def get(self, path: str) -> V | None:
+        # Nothing stored (a first import, a dry run without a store): no path to redact.
+        return self._by_stored.get(_stored(path)) if self._by_stored else None
 
 
 class ImportStore(DB):
@@ -301,7 +311,7 @@ class StoreSink:
         self.rows: list[dict] = []
         self.fallback = time.time()
         self._redact: Callable[[str], str] | None = None
-        self._memory = None
+        self._memory: MemoryStore | None = None
         self._experience: Experience | None = None
 
     @property
@@ -311,7 +321,7 @@ class StoreSink:
         return self._redact
 
     @property
-    def memory(self):
+    def memory(self) -> MemoryStore:
         if self._memory is None:
             from edgar.memory.store import MemoryStore
 

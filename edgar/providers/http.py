@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, AsyncGenerator, Callable, Protocol, Sequence
 
 from edgar.providers.base import ProviderError, StreamEvent, TextChunk, ThinkingChunk
 from edgar.providers.http_errors import (
@@ -94,7 +94,7 @@ class Connection:
             self._client = None
 
     async def stream(self, body: dict[str, Any],
-                     new_decoder: Callable[[], Decoder]) -> AsyncIterator[StreamEvent]:
+                     new_decoder: Callable[[], Decoder]) -> AsyncGenerator[StreamEvent, None]:
         httpx2 = _httpx2()
         client = self._client_now()
         s = self.settings
@@ -170,7 +170,7 @@ class WireProvider:
     def body(self, request: ModelRequest) -> dict[str, Any]:
         raise NotImplementedError
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         # The connection's generator itself, not a wrapper: one async layer less per delta.
         hints, model, decoder = self._conn.hints, self.model, self._decoder
         return self._conn.stream(self.body(request), lambda: decoder(hints, model))
@@ -185,20 +185,22 @@ def _merged(events: list[StreamEvent]) -> list[StreamEvent]:
         return events
     out: list[StreamEvent] = []
     run: list[str] = []
-    kind: type | None = None
+    kind: type[TextChunk] | type[ThinkingChunk] | None = None   # of the run; None: no run
     for event in events:
-        text = event.text if isinstance(event, (TextChunk, ThinkingChunk)) else None
-        joinable = type(event) is TextChunk or (isinstance(event, ThinkingChunk) and not event.signature)
-        if joinable and text is not None and type(event) is kind:
-            run.append(text)
+        if type(event) is TextChunk or (isinstance(event, ThinkingChunk) and not event.signature):
+            if type(event) is kind:
+                run.append(event.text)
+                continue
+            if kind is not None:
+                out.append(kind(text="".join(run)))
+            run, kind = [event.text], type(event)
             continue
-        if run:
-            out.append(kind(text="".join(run)))  # type: ignore[misc]
-        run, kind = ([text], type(event)) if joinable and text is not None else ([], None)
-        if not joinable:
-            out.append(event)
-    if run:
-        out.append(kind(text="".join(run)))  # type: ignore[misc]
+        if kind is not None:
+            out.append(kind(text="".join(run)))
+        run, kind = [], None
+        out.append(event)
+    if kind is not None:
+        out.append(kind(text="".join(run)))
     return out
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, M
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from edgar.conversation import ToolSpec
-from edgar.events import ErrorRecord
+from edgar.events import ErrorKind, ErrorRecord
 
 if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
@@ -71,10 +71,10 @@ def validation_text(exc: ValidationError) -> str:
 class ToolFailure(Exception):
     """A tool failed in a way the harness can name. ``message`` goes to the model only."""
 
-    def __init__(self, kind: str, message: str, exit_code: int | None = None,
+    def __init__(self, kind: ErrorKind, message: str, exit_code: int | None = None,
                  program: str | None = None):
         super().__init__(message)
-        self.kind = kind
+        self.kind: ErrorKind = kind
         self.message = message
         self.exit_code = exit_code
         self.program = program
@@ -123,10 +123,11 @@ class ToolContext:
 
 
 class Tool:
-    name: ClassVar[str]
-    description: ClassVar[str]
+    # class attributes of a built-in tool; an MCP tool (mcp/tool.py) sets them per instance
+    name: str
+    description: str
     Args: ClassVar[type[ToolArgs]]
-    access: ClassVar[Access] = "read"
+    access: Access = "read"
 
     def spec(self) -> ToolSpec:
         cached = _SPECS.get(type(self))

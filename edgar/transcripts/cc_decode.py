@@ -95,7 +95,7 @@ def _msgspec() -> Callable[[bytes], dict] | None:
         import msgspec
     except ImportError:
         return None
-    decode = msgspec.json.Decoder(_record_type()).decode
+    decode: Callable[[bytes], dict] = msgspec.json.Decoder(_record_type()).decode
     errors = (msgspec.DecodeError, msgspec.ValidationError)
 
     def fast(body: bytes) -> dict:

@@ -40,7 +40,9 @@ class Line:
     terminated: bool = True  # False only for a last line without its newline
 
 
-_scan_once = json.JSONDecoder().scan_once  # the C scanner json.loads ends up in
+# the C scanner json.loads ends up in; typeshed's JSONDecoder omits this attribute (its
+# __init__ sets it), and its make_scanner stub wants a scanner for context: stubs, not code
+_scan_once = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _BAD_JSON = "invalid JSON (JSONDecodeError)"
 
 
@@ -120,7 +122,7 @@ def raw_lines(
         # goes to the fast decoder as read (no stripped copy, no NUL count).
         tried = fast is not None and chunk[0] == 0x7B and chunk[-1] == 0x0A \
             and b"\x00" not in chunk
-        if tried:
+        if tried and fast is not None:
             try:
                 yield (number, start, pos, fast(chunk), False, True)
                 continue
