@@ -122,6 +122,9 @@ def _activate_skills(session: Session, turn: Turn, surface: str,
 async def _steps(session: Session, turn: Turn, history: list[Message], append: Append,
                  where: dict[str, Any]) -> None:
     settings = session.settings
+    nested = session.nested
+    if nested is not None and turn.depth > 0:
+        nested = nested.fresh()   # a subagent's history is its own: it has seen none of them
     for _ in range(settings.max_turns):
         if turn.depth == 0:
             for before in session.before_step:
@@ -139,8 +142,8 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
         if calls:
             results = await _run_tools(session, turn, calls, where)
             blocks: list[Block] = list(results)
-            if turn.depth == 0 and session.nested is not None:  # core/instructions.py
-                note = session.nested.for_calls(calls)
+            if nested is not None:  # core/instructions.py
+                note = nested.for_calls(calls)
                 if note:
                     blocks.append(TextBlock(note))
             if turn.depth == 0:
