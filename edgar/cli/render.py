@@ -4,6 +4,8 @@ Guarantees:
 - A renderer only reads events; it never changes the conversation.
 - Each tool call is one line, with ✓ or ✗ and the error kind; an ``edit`` also shows a
   small diff of what it is about to change.
+- In the REPL (``RichRenderer``) each step of a turn (one model call: its text, then its tool
+  lines) is apart from the step before by one blank line, as ``-p`` sets steps' text apart.
 - ``PlainRenderer`` writes plain text (demo, pipes, non-tty stdout). ``RichRenderer`` prints
   each finished Markdown block as soon as its last line arrives (a line of prose, a whole
   code fence, a whole table; see ``mdstream``), and reports what is running for the
@@ -155,6 +157,8 @@ class RichRenderer:
         self.phase = ""            # "", "waiting", "thinking" or "writing" (depth 0 only)
         self.since = 0.0
         self._blank = True         # the last printed line was blank (collapse runs of them)
+        self.responded = 0         # depth-0 model responses so far in this turn
+        self.shown_step: int | None = None   # the step the last text or tool line was of
 
     @property
     def console(self) -> Any:
@@ -210,6 +214,13 @@ class RichRenderer:
         self._flush_text()
         self._print(Text(text, style=style))
 
+    def _step(self, step: int) -> None:
+        """A blank line before a new step's first text or tool line, as ``-p`` does."""
+        if self.shown_step is not None and step != self.shown_step and not self._blank:
+            self.console.print()
+            self._blank = True
+        self.shown_step = step
+
     def _flush_text(self) -> None:
         for block in self.splitter.flush():
             self._block(block)
@@ -222,6 +233,7 @@ class RichRenderer:
                 self.console.print()
                 self._blank = True
             return
+        self._step(self.responded + 1)   # text streams before its step's ModelResponded
         heading = _HEADING.match(block)
         if heading:
             level = len(heading.group(1))
@@ -272,8 +284,11 @@ class RichRenderer:
         elif isinstance(event, TurnStarted):
             if event.depth == 0:
                 self._phase("waiting")
+                self.responded, self.shown_step = 0, None
         elif isinstance(event, ToolProposed):
             self._flush_text()
+            if event.depth == 0:
+                self._step(self.responded)   # its step's response has ended
             line = tool_line(event)
             self.running[event.call_id] = (line, time.monotonic())
             if event.tool == "edit":
@@ -295,6 +310,7 @@ class RichRenderer:
         elif isinstance(event, ModelResponded):
             if event.depth == 0:
                 self._flush_text()
+                self.responded += 1
                 self._phase("waiting")
         elif isinstance(event, QueueDelivered):
             delivered, self.queued = self.queued[:event.count], self.queued[event.count:]
