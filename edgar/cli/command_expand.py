@@ -23,18 +23,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from edgar.cli.attach import at_paths
 from edgar.cli.custom_commands import CustomCommand, allowed_rules, discover, pieces, split_line
 
 if TYPE_CHECKING:
     from edgar.bus import Bus
-    from edgar.conversation import ToolResultBlock
+    from edgar.core.loop import Expand, RunCall
     from edgar.tools.rules import Rule
-
-# (tool name, arguments) -> the call's result block, run through the turn's harness
-RunCall = Callable[[str, dict[str, Any]], Awaitable["ToolResultBlock"]]
 
 
 def find(line: str, root: Path, user: Path | None,
@@ -58,8 +55,7 @@ class Prepared:
     trusted: bool              # the person's own command, or a trusted project's
     warnings: list[str]        # for the person, now (broken rules, ignored allowed-tools)
 
-    def for_turn(self, bus: Bus, session_id: str) -> Callable[[RunCall, str],
-                                                             Awaitable[list[tuple[str, str]]]]:
+    def for_turn(self, bus: Bus, session_id: str) -> Expand:
         """The ``expand`` argument of ``run_turn`` for this command."""
         async def expand(call: RunCall, turn_id: str) -> list[tuple[str, str]]:
             return await self.expand(call, bus, session_id, turn_id)

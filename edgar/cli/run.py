@@ -16,9 +16,13 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from edgar.cli.attach import AttachRefused, at_paths, read_stdin, typed
 from edgar.cli.oneshot import EXIT_USAGE, UsageError, run_prompt
+
+if TYPE_CHECKING:
+    from edgar.core.loop import Expand
 
 
 def fail(message: str) -> int:
@@ -136,7 +140,7 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) 
         app.close()
 
 
-def command_expansion(app, line: str):
+def command_expansion(app, line: str) -> Expand | None:
     """How a custom command's body joins the turn (``run_turn``'s ``expand``), or None;
     its allowed-tools go to the gate. Raises ``AttachRefused`` for an ``@path`` outside."""
     from edgar.cli.command_expand import find, prepare
