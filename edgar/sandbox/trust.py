@@ -135,11 +135,12 @@ def _tree_digest(directory: Path) -> str:
     digest = hashlib.sha256()
     for path in _command_files(directory):
         try:
-            data = path.read_bytes()
+            with path.open("rb") as handle:   # streamed: a huge file costs no memory
+                each = hashlib.file_digest(handle, "sha256").digest()
         except OSError as exc:
             return f"unreadable: {path.name}: {exc.strerror}"
         rel = path.relative_to(directory).as_posix().encode("utf-8", "surrogateescape")
-        digest.update(len(rel).to_bytes(4, "big") + rel + len(data).to_bytes(8, "big") + data)
+        digest.update(len(rel).to_bytes(4, "big") + rel + each)
     return digest.hexdigest()
 
 
