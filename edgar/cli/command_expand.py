@@ -3,7 +3,8 @@
 Guarantees:
 - ``prepare`` (before anything is published) finds the command's ``@path`` files exactly as
   ``@path`` in a typed prompt (``attach.at_paths``: real files inside the root; one outside
-  raises ``AttachRefused``), only in the body's own text, never in a command's output.
+  raises ``AttachRefused``), only in the file's own text: never in a command's output, nor
+  in the arguments (a typed ``@path`` is attached with the typed line, once).
 - ``!`cmd``` (Claude Code's form) runs inside the turn, before the model is called, as an
   ordinary ``shell`` tool call through the harness (``RunCall``: permission gate and deny
   rules, hooks, sandbox, checkpoints, one ``ToolProposed``/``ToolFinished``, the output on
@@ -99,10 +100,11 @@ class Prepared:
 
 def prepare(command: CustomCommand, args: str, root: Path, cwd: Path) -> Prepared:
     """Everything decided before the turn starts. Raises ``AttachRefused``."""
-    from edgar.sandbox.trust import trusted
+    from edgar.sandbox.trust import RUNS, trusted
 
     parts = pieces(command, args)
-    files = at_paths("\n".join(t for kind, t in parts if kind == "text"), cwd, root)
+    # the file's own @paths: a typed argument's @path is attached with the typed line already
+    files = at_paths(RUNS.sub(" ", command.body), cwd, root)
     own = command.where.split(":")[0] == "user"
     ok = own or trusted(root)
     rules, warnings = allowed_rules(command)

@@ -213,3 +213,17 @@ def test_an_at_file_outside_the_project_refuses_the_command(tmp_path, env):
     assert out.returncode == 2
     assert "@../secret.txt: outside the project root" in out.stderr
     assert recorded(tmp_path / "sent.jsonl") == []
+
+
+def test_a_typed_at_path_in_the_arguments_is_attached_once(tmp_path, env):
+    project = make_project(tmp_path / "p", {".edgar/commands/cmp.md": "Compare @a.txt with $1.\n",
+                                            "a.txt": "first\n", "b.txt": "second\n"})
+    script = write_script(tmp_path / "s.jsonl", [{"text": "ok"}])
+    out = run_edgar(["-p", "/cmp @b.txt", "--model", f"scripted:{script}"], project, env)
+    assert out.returncode == 0, out.stderr
+    content = recorded(tmp_path / "sent.jsonl")[0]["messages"][-1]["content"]
+    texts = [b["text"] for b in content]
+    assert texts[0] == "/cmp @b.txt"
+    assert [t.split("\n")[0] for t in texts[1:]] == [
+        '<file path="b.txt">', '<command name="cmp">', '<file path="a.txt">']
+    assert "Compare @a.txt with @b.txt." in texts[2]
