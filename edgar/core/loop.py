@@ -10,6 +10,9 @@ Guarantees:
 - Lines queued while the turn runs are delivered at the next pause (after tool results,
   before the next model call) as one burst.
 - The loop never constructs a ``PromptTyped``; the CLI does, before it calls ``run_turn``.
+- Tool calls the client makes for the turn (``expand``: a custom command's ``!`cmd```) run
+  inside it, after the prompt hooks and before the first model call, through the same
+  harness as the model's (``_caller``), and count among the turn's tools.
 """
 
 from __future__ import annotations
