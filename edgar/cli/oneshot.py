@@ -22,12 +22,15 @@ import asyncio
 import json
 import signal
 import sys
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from edgar.events import (
     Attached, ErrorRecord, Event, FactLearned, ModelResponded, Notice, PromptTyped, TextDelta, ToolFinished,
     ToolProposed, to_dict,
 )
+
+if TYPE_CHECKING:
+    from edgar.core.loop import Expand
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
 
@@ -119,7 +122,7 @@ class _Printer:
 
 async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | None = None,
                      fmt: str = "text", out: IO[str] = sys.stdout,
-                     err: IO[str] = sys.stderr) -> int:
+                     err: IO[str] = sys.stderr, expand: Expand | None = None) -> int:
     """Run one turn for what was typed (``prompt``; None: nothing was) and the attachments."""
     from edgar.core.loop import run_turn
     from edgar.core.session import new_id
@@ -154,7 +157,7 @@ async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | 
                                  sources=tuple(s for s, _ in attached), session_id=session.id,
                                  turn_id=turn_id))
     try:
-        result = await run_turn(session, prompt or "", attached, turn_id=turn_id)
+        result = await run_turn(session, prompt or "", attached, turn_id=turn_id, expand=expand)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
