@@ -24,12 +24,11 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-PermissionMode = Literal["ask", "auto-edit", "yes", "read-only"]
-PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
+from edgar.tools.modes import PermissionMode
 
 DAY = 86_400.0  # seconds: the longest any single timeout may be
 MILLION = 1_000_000

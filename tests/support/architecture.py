@@ -14,6 +14,8 @@
   (``cli/setup.py``), learning's ``attach`` (which the root calls) and the bus itself.
 - ``cli_from_learning_violations``: a module of ``edgar/learning`` imports ``edgar.cli``
   (learning is attached by the composition root; it never reaches back into it).
+- ``mode_list_violations``: the permission modes written out (a tuple, list, set or
+  ``Literal[...]`` holding two or more of them) anywhere but ``edgar/tools/modes.py``.
 """
 
 from __future__ import annotations
@@ -193,4 +195,22 @@ def sdk_violations(src_root: Path) -> list[str]:
         for line, name in imports(tree, module, rel.endswith("__init__.py")):
             if name.split(".")[0] in SDKS:
                 out.append(f"{rel}:{line}: imports {name}")
+    return out
+
+
+MODES_HOME = "edgar/tools/modes.py"
+PERMISSION_MODES = {"ask", "auto-edit", "yes", "read-only"}
+
+
+def mode_list_violations(src_root: Path) -> list[str]:
+    """The permission modes are named once; every other module imports them."""
+    out = []
+    for rel, _module, tree in modules(src_root):
+        if rel == MODES_HOME:
+            continue
+        for node in ast.walk(tree):
+            items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else []
+            words = {e.value for e in items if isinstance(e, ast.Constant)}
+            if len(words & PERMISSION_MODES) >= 2:
+                out.append(f"{rel}:{node.lineno}: lists the permission modes")
     return out

@@ -10,7 +10,7 @@ import pytest
 
 from support.architecture import (
     cli_from_learning_violations, conversation_violations, subscribe_violations, learning_violations,
-    model_responded_violations, modules, prompt_typed_violations,
+    mode_list_violations, model_responded_violations, modules, prompt_typed_violations,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,6 +132,23 @@ def test_a_planted_subscription_fails_the_check(tree_copy: Path):
     (tree_copy / "edgar" / "core" / "sneaky.py").write_text(
         "def wire(bus, handler):\n    bus.subscribe(object, handler)\n")
     assert subscribe_violations(tree_copy) == ["edgar/core/sneaky.py:2: subscribes to the bus"]
+
+
+def test_the_permission_modes_are_named_once():
+    assert mode_list_violations(ROOT) == []
+
+
+@pytest.mark.parametrize("code", [
+    'p.add_argument("--permission-mode", choices=("ask", "auto-edit", "yes", "read-only"))\n',
+    'MODES = ["ask", "yes"]\n',
+    'from typing import Literal\nMode = Literal["read-only", "auto-edit"]\n',
+])
+def test_a_planted_list_of_modes_fails_the_check(tree_copy: Path, code: str):
+    (tree_copy / "edgar" / "cli" / "sneaky.py").write_text(code)
+    found = mode_list_violations(tree_copy)
+    assert found and all("edgar/cli/sneaky.py" in v for v in found), found
+
+
 def test_edgar_never_imports_a_provider_sdk(tmp_path):
     from support.architecture import sdk_violations
 
