@@ -40,14 +40,6 @@ def typed(text: str) -> str:
     return raw.decode("utf-8", "replace")
 
 
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False
-
-
 def at_paths(prompt: str, cwd: Path, root: Path) -> list[tuple[str, str]]:
     """(``@path``, body) for each ``@token`` naming a real file inside ``root``."""
     out: list[tuple[str, str]] = []
@@ -62,7 +54,7 @@ def at_paths(prompt: str, cwd: Path, root: Path) -> list[tuple[str, str]]:
                 continue                        # @dataclass, @alice, a directory: plain text
         except (OSError, RuntimeError, ValueError):
             continue
-        if not _inside(path, real_root):
+        if not path.is_relative_to(real_root):
             raise AttachRefused(f"@{name}: outside the project root ({real_root}); "
                                 "not attached")
         try:

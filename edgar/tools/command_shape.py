@@ -104,14 +104,6 @@ def _first_word(command: str) -> str:
     return words[0] if words else ""
 
 
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False
-
-
 def _tracked(path: Path, root: Path) -> bool:
     try:
         # edgar's own read-only question, not the model's command; fsmonitor is the one
@@ -132,7 +124,7 @@ def vouched_program(command: str, root: Path, env: Mapping[str, str] | None = No
     real_root = root.resolve()
     if "/" in word:
         path = (real_root / os.path.expanduser(word)).resolve()
-        if _inside(path, real_root) and path.is_file() and _tracked(path, real_root):
+        if path.is_relative_to(real_root) and path.is_file() and _tracked(path, real_root):
             return os.path.basename(word)
         return None
     search = os.pathsep.join(d for d in (env or os.environ).get("PATH", "").split(os.pathsep)
@@ -141,6 +133,6 @@ def vouched_program(command: str, root: Path, env: Mapping[str, str] | None = No
     if found is None:
         return None
     path = Path(found).resolve()
-    if _inside(path, real_root) and not _tracked(path, real_root):
+    if path.is_relative_to(real_root) and not _tracked(path, real_root):
         return None                                     # written into the project, not known
     return word
