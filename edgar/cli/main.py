@@ -47,7 +47,9 @@ def _parser() -> argparse.ArgumentParser:
 
     p.add_argument("--permission-mode", choices=MODES)
     p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
-    p.add_argument("--max-turns", type=int)
+    p.add_argument("--max-steps", type=int, metavar="N",
+                   help="most model calls one turn may make (default 50)")
+    p.add_argument("--max-turns", type=int, help=argparse.SUPPRESS)  # deprecated: --max-steps
     p.add_argument("--no-history", action="store_true", help="do not append to history.md")
     p.add_argument("--no-verify", action="store_true", help="skip the verify command")
     p.add_argument("-c", "--continue", dest="cont", action="store_true",

@@ -31,7 +31,8 @@ def settings_for(args: argparse.Namespace, root: Path):
 
     return load(root, overrides={"model": getattr(args, "model", None),
                                  "permission_mode": getattr(args, "permission_mode", None),
-                                 "max_turns": getattr(args, "max_turns", None)})
+                                 "max_steps": getattr(args, "max_steps", None),
+                                 "max_turns": getattr(args, "max_turns", None)})  # deprecated
 
 
 def run(args: argparse.Namespace) -> int:
