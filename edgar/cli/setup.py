@@ -221,17 +221,16 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
         bus.subscribe(ToolProposed, hooks.on_tool_proposed)
         bus.subscribe(ToolFinished, hooks.on_tool_finished)
         bus.subscribe(TurnFinished, hooks.on_turn_finished)
-    app = App(project, state, bus, session, memory, mcp=servers, hooks=hooks,
+    handle: Closable | None = None
+    module = load_learning() if learning else None
+    if module is not None:   # its subscribers come last, after the session's own
+        handle = module.attach(bus, state=state, memory=memory, redact=project.redact,
+                               history=settings.memory.history and not no_history)
+    closers = [memory.close, log.close, sandbox.close] + ([handle.close] if handle else [])
+    app = App(project, state, bus, session, memory, learning=handle, closers=closers,
+              mcp=servers, hooks=hooks,
               starts=_starts(bus, sid, problems, servers, hooks, resumed=bool(history)),
               async_closers=[x.close for x in (servers, hooks) if x is not None])
-    app.closers.extend([memory.close, log.close, sandbox.close])
-    if learning:
-        module = load_learning()
-        if module is not None:
-            handle = module.attach(bus, state=state, memory=memory, redact=project.redact,
-                                   history=settings.memory.history and not no_history)
-            app.learning = handle
-            app.closers.append(handle.close)
     return app
 
 
