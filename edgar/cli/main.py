@@ -48,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--permission-mode", choices=MODES)
     p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
     p.add_argument("--max-steps", type=int, metavar="N",
-                   help="most model calls one turn may make (default 50)")
+                   help="most model calls (steps) one turn may make (max_steps in config)")
     p.add_argument("--max-turns", type=int, help=argparse.SUPPRESS)  # deprecated: --max-steps
     p.add_argument("--no-history", action="store_true", help="do not append to history.md")
     p.add_argument("--no-verify", action="store_true", help="skip the verify command")
