@@ -1,5 +1,5 @@
 """The permission modes, named once: settings validate against them, the gate enforces them,
-``--permission-mode`` and ``/mode`` offer them (what each allows: tools/permissions.py).
+``--permission-mode`` and ``/mode`` offer them (what each allows: tools/permissions.py; ADR-0059).
 
 Guarantees: importing this module costs nothing beyond ``typing`` (``edgar --help`` reads it).
 """
