@@ -7,8 +7,8 @@ Guarantees:
 - ``build`` constructs a session in order — id, log, bus, provider, stores, tools, gate,
   sandbox, MCP servers and hooks, session, then subscribers — so no object is built in two
   phases: nothing assigns a Session's collaborators after construction (the architecture test
-  checks it; ADR-0059). Only this module subscribes anything to the bus (``App.observe`` for the CLI's
-  renderers; learning's ``attach``, which this module calls).
+  checks it; ADR-0059). Only this module subscribes anything to the bus (``App.observe``
+  for the CLI's renderers; learning's ``attach``, which this module calls).
 - The ``mcp`` SDK and the hooks runner are imported only when a server or a hook is configured.
 - The learning package is attached by name, ``importlib.import_module("edgar.learning")``,
   and only here; when it is not installed edgar runs without it (NFR-12, ADR-0011).
