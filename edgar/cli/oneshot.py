@@ -186,7 +186,8 @@ async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | 
             "cost_usd": result.cost,
             "permission_denials": printer.denials,
             "duration_ms": round(result.duration * 1000),
-            "num_turns": result.steps,
+            "num_turns": result.loop_steps,   # Claude Code's meaning: agentic round trips
+            "num_steps": result.steps,        # every model call, compaction's too (ADR-0058)
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
             "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
                          "reactivated": e.reactivated} for e in printer.learned],

@@ -40,8 +40,11 @@ from edgar.core.queue import PromptQueue
 from edgar.events import Attached, Event, PromptTyped, QueueDelivered
 
 if TYPE_CHECKING:
+    import argparse
+
     from edgar.cli.asker import Asking
     from edgar.cli.setup import App
+    from edgar.config import Settings
     from edgar.core.loop import Expand
     from edgar.tools.permissions import Answer
 
@@ -376,7 +379,8 @@ def make_renderer(interactive: bool, root: Path | None = None) -> Renderer:
     return RichRenderer(root=root)
 
 
-def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | None,
+def run_repl(args: argparse.Namespace, root: Path, settings: Settings,
+             resumed: tuple[str, list] | None,
              first: str | None = None) -> int:
     from edgar.cli.setup import build
 
@@ -389,8 +393,7 @@ def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | N
     asker = Asker(renderer.say, screen)
     app = build(root, settings, confirm=asker.confirm if interactive else None,
                 session_id=session_id, history=history,
-                no_history=getattr(args, "no_history", False),
-                no_verify=getattr(args, "no_verify", False),
+                no_history=args.no_history, no_verify=args.no_verify,
                 on_output=getattr(renderer, "tool_output", None))
     app.observe(renderer)
     repl = Repl(renderer, app, asker, screen)

@@ -33,9 +33,9 @@ def fail(message: str) -> int:
 def settings_for(args: argparse.Namespace, root: Path):
     from edgar.config import load
 
-    return load(root, overrides={"model": getattr(args, "model", None),
-                                 "permission_mode": getattr(args, "permission_mode", None),
-                                 "max_turns": getattr(args, "max_turns", None)})
+    return load(root, overrides={"model": args.model, "permission_mode": args.permission_mode,
+                                 "max_steps": args.max_steps,
+                                 "max_turns": args.max_turns})   # deprecated (ADR-0058)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -118,7 +118,7 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
                              tokens=turn.usage.total, error=turn.error, **where))
     return TurnResult(turn.id, turn.outcome, turn.answer, turn.usage, turn.cost, duration,
                       turn.steps, tuple(turn.tools), tuple(sorted(turn.files)),
-                      turn.error_message, turn.error)
+                      turn.error_message, turn.error, loop_steps=turn.loop_steps)
 
 
 def _activate_skills(session: Session, turn: Turn, surface: str,
@@ -138,10 +138,11 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
     nested = session.nested
     if nested is not None and turn.depth > 0:
         nested = nested.fresh()   # a subagent's history is its own: it has seen none of them
-    for _ in range(settings.max_turns):
+    for _ in range(settings.max_steps):
         if turn.depth == 0:
             for before in session.before_step:
                 await before.before_step(session, turn)
+        turn.loop_steps += 1
         calls, finished = await _model_step(session, turn, history, append, where)
         stop = finished.stop_reason if finished else "end_turn"
         if stop in stops.CUT:
@@ -179,8 +180,8 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
             return
         append(Message("user", [TextBlock(follow_up)]))
     turn.outcome = "error"
-    turn.error = ErrorRecord("loop", "max_turns")
-    turn.error_message = f"stopped after max_turns={settings.max_turns} model calls"
+    turn.error = ErrorRecord("loop", "max_turns")   # the kind keeps its name (ADR-0058)
+    turn.error_message = f"stopped after max_steps={settings.max_steps} model calls"
 
 
 def _deliver_queue(session: Session, turn: Turn, where: Where) -> str:

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from edgar.tools.modes import UNASKED
+
 TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json")
 # custom command folders (cli/custom_commands.py): a body's !`cmd` runs, allowed-tools widen
 TRUSTED_DIRS: tuple[str, ...] = (".edgar/commands", ".claude/commands")
@@ -59,7 +61,7 @@ def _always(value: Any) -> bool:
 
 
 GATES: tuple[Gate, ...] = (
-    Gate("permission_mode", lambda v: v in ("auto-edit", "yes"),
+    Gate("permission_mode", lambda v: v in UNASKED,
          "lets tools run without asking"),
     Gate("tools.allow_outside_root", lambda v: v is True,
          "lets tools read and write outside the project"),

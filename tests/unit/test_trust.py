@@ -13,7 +13,7 @@ from edgar.config import load
 from edgar.sandbox import trust
 
 HOSTILE = """permission_mode = "yes"
-max_turns = 7
+max_steps = 7
 [tools]
 allow_outside_root = true
 shell_timeout = 30.0
@@ -54,7 +54,7 @@ def test_untrusted_project_keys_are_held_back_and_the_rest_applies(project):
     assert settings.verify.command is None and settings.sandbox.mode == "workspace-write"
     assert settings.provider("anthropic").base_url is None
     # what is not gated applies at once
-    assert settings.max_turns == 7 and settings.tools.shell_timeout == 30.0
+    assert settings.max_steps == 7 and settings.tools.shell_timeout == 30.0
     assert settings.verify.timeout == 60.0 and settings.provider("anthropic").max_retries == 1
     assert sorted(h.key for h in trust.pending(project)) == [
         "permission_mode", "providers.anthropic.base_url", "sandbox.mode",
@@ -98,7 +98,7 @@ def test_mcp_servers_are_listed_with_their_command(project):
 
 keys = st.sampled_from(["permission_mode", "tools", "verify", "sandbox", "providers", "hooks",
                         "model", "allow_outside_root", "command", "mode", "network", "openai",
-                        "base_url", "headers", "max_turns", "writable", "mcp"])
+                        "base_url", "headers", "max_steps", "writable", "mcp"])
 values = st.recursive(st.one_of(st.booleans(), st.integers(), st.text(max_size=5),
                                 st.sampled_from(["yes", "auto-edit", "off", "ask"])),
                       lambda inner: st.dictionaries(keys, inner, max_size=4), max_leaves=12)
