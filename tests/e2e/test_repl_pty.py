@@ -20,7 +20,7 @@ from pathlib import Path
 import ptyprocess   # pexpect's pty layer (a test dependency): spawn, resize, kill
 import pytest
 
-from support.processes import alive, gone
+from support.processes import alive, gone, sleeper
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]"
@@ -234,18 +234,19 @@ def test_an_interrupt_mid_stream_keeps_the_partial_text_and_returns_to_the_promp
 
 def test_ctrl_c_during_a_shell_tool_kills_its_process_group(spawn, project):
     # the command runs in a PID namespace: find its processes by a marker, not by $$
-    command = "setsid sleep 30.375 & sleep 30.375 & echo up > started.txt; wait"
+    marker = sleeper(30)
+    command = f"setsid {marker} & {marker} & echo up > started.txt; wait"
     term = spawn([{"tool_calls": [{"name": "shell", "input": {"command": command}}]},
                   {"text": "never sent"}])
     term.line("run the long job")
     deadline = time.monotonic() + TIMEOUT
     while not (project / "started.txt").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert alive("sleep 30.375")
+    assert alive(marker)
     term.send("\x03")
     term.expect(r"✗ shell .* — cancelled")
     term.expect("interrupted")
-    assert gone("sleep 30.375"), "the shell's processes survived the interrupt"
+    assert gone(marker), "the shell's processes survived the interrupt"
     term.send("\x04")
     assert term.wait_exit() == 0
     assert len(recorded(spawn.record)) == 1

@@ -19,12 +19,22 @@ import time
 from pathlib import Path
 
 import pytest
-from support.processes import alive
+from support.processes import alive, sleeper
 from support.users import as_user, ordinary_user
 
 from edgar.sandbox import Policy, Sandbox, explain, run, wrap
 from edgar.sandbox.policy import temp_dirs
 from edgar.sandbox.probe import Capabilities, capabilities
+
+# sleeps that only this run has: finding them alive means a kill missed them
+S300 = sleeper(300)
+S317 = sleeper(317)
+S318 = sleeper(318)
+S319 = sleeper(319)
+S320 = sleeper(320)
+S321 = sleeper(321)
+S322 = sleeper(322)
+S323 = sleeper(323)
 
 REPO = Path(__file__).resolve().parents[2]
 CAPS = capabilities()
@@ -215,29 +225,29 @@ def test_no_network_a_loopback_listener_is_not_reached(project):
 def test_setsid_children_die_with_the_command(project):
     root, home, _ = project
     started = time.monotonic()
-    done = sh(project_only(root, home), root, "setsid sleep 317.25 & sleep 318.25 & echo started")
+    done = sh(project_only(root, home), root, f"setsid {S317} & {S318} & echo started")
     assert done.exit_code == 0 and done.output.strip() == "started"
     assert time.monotonic() - started < 5
-    assert alive("sleep 317.25") == [] and alive("sleep 318.25") == []
+    assert alive(S317) == [] and alive(S318) == []
 
 
 @needs_ns
 def test_timeout_kills_every_descendant(project):
     root, home, _ = project
-    done = sh(project_only(root, home), root, "setsid sleep 319.25 & echo begun; sleep 300",
+    done = sh(project_only(root, home), root, f"setsid {S319} & echo begun; {S300}",
               timeout=1)
     assert done.timed_out and done.exit_code is None and "begun" in done.output
-    assert alive("sleep 319.25") == [] and alive("sleep 300") == []
+    assert alive(S319) == [] and alive(S300) == []
 
 
 def test_output_comes_back_when_a_child_keeps_the_pipe_even_unconfined(project):
     root, home, _ = project
     box = Sandbox(Policy.for_project(root, mode="off", user_dir=home))
     started = time.monotonic()
-    done = sh(box, root, "sleep 320.25 & echo done")
+    done = sh(box, root, f"{S320} & echo done")
     assert done.exit_code == 0 and done.output.strip() == "done" and not done.timed_out
     assert time.monotonic() - started < 5
-    assert alive("sleep 320.25") == []
+    assert alive(S320) == []
 
 
 @needs_ns
@@ -246,7 +256,7 @@ def test_cancelling_kills_everything(project):
     box = project_only(root, home)
 
     async def cancel_soon():
-        task = asyncio.ensure_future(run(["bash", "-c", "setsid sleep 321.25 & sleep 322.25"],
+        task = asyncio.ensure_future(run(["bash", "-c", f"setsid {S321} & {S322}"],
                                          sandbox=box, cwd=root, env=dict(os.environ),
                                          timeout=60))
         await asyncio.sleep(0.5)
@@ -255,7 +265,7 @@ def test_cancelling_kills_everything(project):
             await task
 
     asyncio.run(cancel_soon())
-    assert alive("sleep 321.25") == [] and alive("sleep 322.25") == []
+    assert alive(S321) == [] and alive(S322) == []
 
 
 @needs_ns
@@ -307,9 +317,9 @@ def test_bubblewrap_fallback_holds_the_same_line(project):
         assert done.exit_code != 0, (attack, done.output)
     assert (root / ".edgar" / "config.toml").read_text() == "model = 'x'\n"
     assert not (outside / "x").exists()
-    done = sh(box, root, "echo ok > made.txt; setsid sleep 323.25 & echo bg")
+    done = sh(box, root, f"echo ok > made.txt; setsid {S323} & echo bg")
     assert done.exit_code == 0 and (root / "made.txt").exists()
-    assert alive("sleep 323.25") == []
+    assert alive(S323) == []
     assert [layer.name for layer in box.layers() if layer.active][0] == "bubblewrap"
 
 

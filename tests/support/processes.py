@@ -7,6 +7,12 @@ import time
 from pathlib import Path
 
 
+def sleeper(seconds: int) -> str:
+    """``sleep S.PID``: a command line no other test run on this machine has at the same time
+    (a fixed marker matched another checkout's suite running the same test, and failed it)."""
+    return f"sleep {seconds}.{os.getpid():07d}"   # fixed width: no marker is a prefix of another
+
+
 def alive(marker: str) -> list[int]:
     """Host pids (not zombies) whose command line contains ``marker``."""
     found = []
