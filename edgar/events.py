@@ -5,8 +5,9 @@ Guarantees:
   (0 = the person's own session; a subagent's events carry its parent's depth + 1).
 - No event carries tool output, stderr or exception text. A failure travels as an
   ``ErrorRecord``: four fields the harness computed itself (design.md §3.4).
-- ``PromptTyped`` is text a person typed. Only ``cli/repl.py``'s ``submit()`` and
-  ``cli/oneshot.py``'s ``run_prompt()`` construct it (tests/unit/test_architecture.py).
+- ``PromptTyped`` is text a person typed. Only ``cli/repl.py`` (in ``submit()``) and
+  ``cli/oneshot.py`` (in ``run_prompt()``) construct it; tests/unit/test_architecture.py fails
+  if any other file does (it checks files, not functions).
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.key_binding import KeyBindings
 
 from edgar.cli.input_history import RedactedFileHistory
+from edgar.cli.pt_adapter import prompt_drawn, redraw_now
 from edgar.cli.render import money
 from edgar.cli.slash import ALIASES, COMMANDS
 
@@ -241,15 +242,13 @@ class AboveThePrompt:
         if not text:
             return
         app = self.session.app
-        drawn = (app.is_running and not app.is_done
-                 and not getattr(app, "_running_in_terminal", False))
+        drawn = prompt_drawn(app)
         if drawn:
             app.renderer.erase()
         app.output.write_raw(text)
         app.output.flush()
         if drawn:
-            app._request_absolute_cursor_position()   # what in_terminal does after its body
-            app._redraw()
+            redraw_now(app)   # what in_terminal does after its body
 
 
 def make_prompt(host: Host, state: Path, redact) -> PromptSession:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, AsyncGenerator, Callable, Protocol, Sequence
 
 from edgar.providers.base import ProviderError, StreamEvent, TextChunk, ThinkingChunk
 from edgar.providers.http_errors import (  # noqa: F401 - re-exported for older importers
@@ -38,6 +38,7 @@ from edgar.providers.http_retry import (  # noqa: F401 - re-exported for older i
     MAX_BACKOFF, MAX_RETRY_AFTER, NEVER_RETRY, RETRY_STATUSES, backoff, retry_after,
     should_retry,
 )
+from edgar.providers.sse_adapter import sse_batches
 
 if TYPE_CHECKING:
     from edgar.config import ProviderSettings
@@ -116,7 +117,9 @@ class Connection:
                         failure, delay = await self._http_error(response)
                         raise failure
                     deadline = time.monotonic() + s.timeout
-                    batches = _batches(source)
+                    # one batch per network read; its deltas are merged (_merged) so a fast
+                    # stream costs one bus event per read, not one per token
+                    batches = sse_batches(source)
                     async for batch in batches:
                         events: list[StreamEvent] = []
                         cut: ProviderError | None = None
@@ -160,30 +163,6 @@ class Connection:
         error = response_error(self.hints, response.status_code, response.headers, raw,
                                self._secret)
         return error, (retry_after(response.headers) if error.retryable else None)
-
-
-async def _batches(source: Any) -> AsyncIterator[list[Any]]:
-    """The SSE messages of each network read, together.
-
-    Deltas that arrived in one read are merged into one chunk downstream (``_merged``): a fast
-    stream costs the bus, the renderer and the session log one event per read instead of one
-    per token, and nothing is held back waiting. httpx2's own parser does the SSE framing; if
-    its private name ever moves, this falls back to one message per batch.
-    """
-    try:
-        from httpx2._sse import _SSEParser
-    except ImportError:  # pragma: no cover - depends on the httpx2 version
-        async for sse in source:
-            yield [sse]
-        return
-    parser = _SSEParser(getattr(source, "_max_event_size", None))
-    async for text in source.response.aiter_text():
-        batch = list(parser.decode(text))
-        if batch:
-            yield batch
-    tail = list(parser.flush())
-    if tail:
-        yield tail
 
 
 class WireProvider:

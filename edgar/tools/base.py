@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Mapping, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -157,7 +157,7 @@ _SPECS: dict[type, ToolSpec] = {}
 SECRET_WORDS = ("KEY", "SECRET", "TOKEN", "PASSWORD")
 
 
-def strip_env(environ: os._Environ[str] | dict[str, str]) -> dict[str, str]:
+def strip_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The environment a tool's subprocess sees: without any variable that names a secret."""
     return {k: v for k, v in environ.items() if not any(w in k.upper() for w in SECRET_WORDS)}
 
