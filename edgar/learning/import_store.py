@@ -187,8 +187,14 @@ class _ByPath(Generic[V]):
         self._by_stored = by_stored
 
     def get(self, path: str) -> V | None:
-        # Nothing stored (a first import, a dry run without a store): no path to redact.
-        return self._by_stored.get(_stored(path)) if self._by_stored else None
+        by_stored = self._by_stored
+        if not by_stored:   # nothing stored (a first import, a dry run without a store)
+            return None
+        # A path without a secret is stored as it is: found without running the redactor.
+        # (A hit is another path's only if that one redacts to this one; a directory's
+        # digest and a file's head digest hold real paths and bytes, so they do not match.)
+        hit = by_stored.get(path)
+        return hit if hit is not None else by_stored.get(_stored(path))
 
 
 class ImportStore(DB):
