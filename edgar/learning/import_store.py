@@ -178,7 +178,8 @@ class _ByPath(dict):
     """Marks keyed by stored (redacted) path, looked up by the real one."""
 
     def get(self, path, default=None):  # type: ignore[override]
-        return super().get(_stored(path), default)
+        # Nothing stored (a first import, a dry run without a store): no path to redact.
+        return super().get(_stored(path), default) if self else default
 
 
 class ImportStore(DB):

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from pathlib import PurePath
 from typing import BinaryIO, Iterable, Iterator, Union
 
 from . import cc_decode
@@ -90,8 +89,16 @@ _BLOCKS = {
 
 def is_sidechain_path(path: str) -> bool:
     """``agent-*.jsonl`` next to sessions, or anything under ``subagents/``."""
-    p = PurePath(path)
-    return p.name.startswith("agent-") or "subagents" in p.parts[:-1]
+    # (string operations, not PurePath: this runs once per file of a large tree)
+    parts = path.rstrip(os.sep).split(os.sep)
+    return parts[-1].startswith("agent-") or "subagents" in parts[:-1]
+
+
+def _stem(path: str) -> str:
+    """``PurePath(path).stem``, without building a path."""
+    name = path.rstrip(os.sep).rsplit(os.sep, 1)[-1]
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 def check_record(value: object) -> tuple[str | None, list[str]]:
@@ -178,7 +185,7 @@ def scan_stream(
     m = mark or ScanMark()
     after = m.line
     builder = Builder(
-        file, sidechain=side, default_session=PurePath(file).stem, after_line=after,
+        file, sidechain=side, default_session=_stem(file), after_line=after,
         emitted=m.emitted, session_id=m.session_id, open_line=m.open_line,
     )
     end_offset, end_line = (m.resume_offset, m.resume_line) if mark else (0, 0)
