@@ -39,14 +39,16 @@ import time
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from edgar.core.project import Project
-from edgar.learning.experience import SAID, Experience, Run
 from edgar.learning.learner import extract as _extract
 from edgar.storage.db import DB
 from edgar.transcripts.cc_projects import project_of
 from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
+
+if TYPE_CHECKING:   # (imported where a run is written: a dry run or a re-run needs none of it)
+    from edgar.learning.experience import Experience, Run
 
 BATCH = 200       # exchanges buffered between writes: bounds memory, keeps transactions few
 QUESTION = 4000   # a typed question longer than this is a paste; its start says what it is
@@ -115,6 +117,7 @@ def _cut(text: str, limit: int, redact: Callable[[str], str]) -> str:
 def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda s: s) -> Run:
     """An exchange as a telemetry row: the person's words, tools, tokens, cost."""
     from edgar.conversation import Usage
+    from edgar.learning.experience import SAID, Run
     from edgar.providers.prices import cost
 
     replies = ex.replies
@@ -322,6 +325,8 @@ class StoreSink:
     @property
     def experience(self) -> Experience:
         if self._experience is None:
+            from edgar.learning.experience import Experience
+
             self._experience = Experience(self.state / "experience.db", redact=self.redact)
         return self._experience
 
