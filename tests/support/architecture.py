@@ -184,13 +184,16 @@ def subscribe_violations(src_root: Path) -> list[str]:
 
 
 SDKS = ("anthropic", "openai", "litellm")
+# the rest of the `test` extra (ADR-0066); msgspec is not here: edgar imports it when installed
+TEST_ONLY = SDKS + ("pytest", "hypothesis", "pexpect", "pyte", "mcp_server_time")
 
 
-def sdk_violations(src_root: Path) -> list[str]:
-    """A module of edgar that imports a provider SDK or litellm (they are test-only)."""
+def sdk_violations(src_root: Path, forbidden: tuple[str, ...] = SDKS) -> list[str]:
+    """A module of edgar that imports one of ``forbidden`` (by default the provider SDKs and
+    litellm; ``TEST_ONLY`` adds every other test-only dependency)."""
     out = []
     for rel, module, tree in modules(src_root):
         for line, name in imports(tree, module, rel.endswith("__init__.py")):
-            if name.split(".")[0] in SDKS:
+            if name.split(".")[0] in forbidden:
                 out.append(f"{rel}:{line}: imports {name}")
     return out

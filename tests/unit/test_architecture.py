@@ -132,6 +132,8 @@ def test_a_planted_subscription_fails_the_check(tree_copy: Path):
     (tree_copy / "edgar" / "core" / "sneaky.py").write_text(
         "def wire(bus, handler):\n    bus.subscribe(object, handler)\n")
     assert subscribe_violations(tree_copy) == ["edgar/core/sneaky.py:2: subscribes to the bus"]
+
+
 def test_edgar_never_imports_a_provider_sdk(tmp_path):
     from support.architecture import sdk_violations
 
@@ -140,3 +142,15 @@ def test_edgar_never_imports_a_provider_sdk(tmp_path):
     shutil.copytree(ROOT / "edgar", copy / "edgar")
     (copy / "edgar" / "providers" / "planted.py").write_text("def f():\n    import anthropic\n")
     assert sdk_violations(copy) == ["edgar/providers/planted.py:2: imports anthropic"]
+
+
+def test_edgar_never_imports_a_test_only_dependency(tmp_path):
+    from support.architecture import TEST_ONLY, sdk_violations
+
+    assert sdk_violations(ROOT, TEST_ONLY) == []
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT / "edgar", copy / "edgar")
+    (copy / "edgar" / "cli" / "planted.py").write_text("import pyte\nfrom hypothesis import given\n")
+    assert sdk_violations(copy, TEST_ONLY) == ["edgar/cli/planted.py:1: imports pyte",
+                                               "edgar/cli/planted.py:2: imports hypothesis",
+                                               "edgar/cli/planted.py:2: imports hypothesis.given"]
