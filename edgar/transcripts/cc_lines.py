@@ -117,15 +117,28 @@ def raw_lines(
             continue
         pos = start + len(chunk)
         # The common line: a whole object, no NUL. JSON allows the newline after it, so it
-        # goes to the fast decoder as read (no stripped copy, no NUL count).
-        tried = fast is not None and chunk[0] == 0x7B and chunk[-1] == 0x0A \
-            and b"\x00" not in chunk
+        # is decoded as read (no stripped copy, no NUL count); a line either decoder cannot
+        # decide here takes the general path below, which has the last word.
+        common = chunk[0] == 0x7B and chunk[-1] == 0x0A and b"\x00" not in chunk
+        tried = common and fast is not None
         if tried:
             try:
                 yield (number, start, pos, fast(chunk), False, True)
                 continue
             except Unfit:
                 pass
+        elif common:
+            # What json.loads does with these bytes (UTF-8: "{" and no NUL), minus its
+            # checks: the scanner reads one value, and only JSON whitespace may follow.
+            try:
+                text = chunk.decode("utf-8", "surrogatepass")
+                value, end = _scan_once(text, 0)
+            except Exception:  # noqa: BLE001 - the general path says why
+                pass
+            else:
+                if end == len(text) - 1 or not text[end:].strip(" \t\r\n"):
+                    yield (number, start, pos, value, False, True)
+                    continue
         complete = chunk.endswith(b"\n")
         body = chunk.strip(_PAD)
         # Counting NULs scans the line twice; most lines have none at all.
