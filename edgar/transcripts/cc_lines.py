@@ -168,6 +168,11 @@ def raw_lines(
 def head_digest(f: BinaryIO, length: int) -> str:
     """Digest of the first ``length`` bytes (restores the position to 0)."""
     f.seek(0)
-    digest = hashlib.blake2b(f.read(max(0, length)), digest_size=16).hexdigest()
+    digest = bytes_digest(f.read(max(0, length)))
     f.seek(0)
     return digest
+
+
+def bytes_digest(data: bytes) -> str:
+    """What ``head_digest`` gives for a file that starts with ``data``, read whole."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()

@@ -52,7 +52,7 @@ from typing import BinaryIO, Iterable, Iterator, Union
 from . import cc_decode
 from .cc_classify import Verdict, classify, classify_queued
 from .cc_exchanges import Builder
-from .cc_lines import BLANK, MAX_LINE, head_digest, raw_lines, read_lines
+from .cc_lines import BLANK, MAX_LINE, bytes_digest, head_digest, raw_lines, read_lines
 from .cc_messages import bump
 from .cc_text import dedupe_key, message_text, strip_elements
 from .cc_types import (
@@ -174,10 +174,19 @@ def scan_stream(
         except (AttributeError, OSError, ValueError):
             size = -1  # unknown (e.g. BytesIO): the mark cannot short-cut
     restarted = False
+    # The first bytes, read once (from the buffer the first lines are then read from): the
+    # old mark's check and the new mark hash a prefix of them.
+    head = f.read(HEAD)
+    f.seek(0)
+
+    def digest(length: int) -> str:
+        # (longer than what was read: the file grew since, so read it again, as before)
+        return bytes_digest(head[:length]) if length <= len(head) else head_digest(f, length)
+
     if mark is not None:
         fits = size < 0 or mark.offset <= size
         if fits and mark.head_len:
-            fits = head_digest(f, mark.head_len) == mark.head
+            fits = digest(mark.head_len) == mark.head
         if not fits:
             mark, restarted = None, True
         elif size >= 0 and (size, mtime_ns) == (mark.size, mark.mtime_ns) and mark.final and final:
@@ -234,7 +243,7 @@ def scan_stream(
         size=max(size, 0), mtime_ns=mtime_ns, offset=end_offset, line=end_line,
         resume_offset=resume_offset, resume_line=resume_line,
         emitted=builder.emitted_since(resume_line), session_id=builder.session,
-        head=head_digest(f, head_len) if head_len else "", head_len=head_len, final=final,
+        head=digest(head_len) if head_len else "", head_len=head_len, final=final,
         open_line=open_ex.question.line if open_ex else 0,
     )
     yield ScanResult(
