@@ -181,8 +181,13 @@ class _ByPath(dict):
     """Marks keyed by stored (redacted) path, looked up by the real one."""
 
     def get(self, path, default=None):  # type: ignore[override]
-        # Nothing stored (a first import, a dry run without a store): no path to redact.
-        return super().get(_stored(path), default) if self else default
+        if not self:    # nothing stored (a first import, a dry run without a store)
+            return default
+        # A path without a secret is stored as it is: found without running the redactor.
+        # (A hit is another path's only if that one redacts to this one; a directory's
+        # digest and a file's head digest hold real paths and bytes, so they do not match.)
+        hit = super().get(path)
+        return hit if hit is not None else super().get(_stored(path), default)
 
 
 class ImportStore(DB):

@@ -19,9 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Iterator
 
-from .cc_decode import Unfit
+from .cc_decode import Fast, Unfit
 from .cc_types import Malformed
 
 MAX_LINE = 64 * 1024 * 1024  # a longer line is skipped unparsed
@@ -80,7 +80,7 @@ def raw_lines(
     start_offset: int = 0,
     start_line: int = 0,
     max_line: int = MAX_LINE,
-    fast: Callable[[bytes], dict] | None = None,
+    fast: Fast | None = None,
 ) -> Iterator[tuple]:
     """``read_lines`` as plain 6-tuples of Line's fields, in Line's order.
 
@@ -91,6 +91,7 @@ def raw_lines(
     if start_offset:
         f.seek(start_offset)
     readline = f.readline
+    decode, unfit = (fast.decode, fast.errors) if fast is not None else (None, ())
     number, pos = start_line, start_offset
     while True:
         chunk = readline(max_line + 1)
@@ -120,24 +121,25 @@ def raw_lines(
         # is decoded as read (no stripped copy, no NUL count); a line either decoder cannot
         # decide here takes the general path below, which has the last word.
         common = chunk[0] == 0x7B and chunk[-1] == 0x0A and b"\x00" not in chunk
-        tried = common and fast is not None
-        if tried:
+        tried = False
+        if common and decode is not None:
+            tried = True
             try:
-                yield (number, start, pos, fast(chunk), False, True)
+                yield (number, start, pos, decode(chunk), False, True)
                 continue
-            except Unfit:
+            except unfit:
                 pass
         elif common:
             # What json.loads does with these bytes (UTF-8: "{" and no NUL), minus its
             # checks: the scanner reads one value, and only JSON whitespace may follow.
             try:
                 text = chunk.decode("utf-8", "surrogatepass")
-                value, end = _scan_once(text, 0)
+                whole, end = _scan_once(text, 0)
             except Exception:  # noqa: BLE001 - the general path says why
                 pass
             else:
                 if end == len(text) - 1 or not text[end:].strip(" \t\r\n"):
-                    yield (number, start, pos, value, False, True)
+                    yield (number, start, pos, whole, False, True)
                     continue
         complete = chunk.endswith(b"\n")
         body = chunk.strip(_PAD)
