@@ -33,6 +33,9 @@ def edgar_env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EDGAR_", "ANTHROPIC_", "OPENAI_"))}
     env["EDGAR_HOME"] = str(home)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    # as in an activated venv: `python3` in a doc's example (an MCP server's command) is the
+    # interpreter that has the test dependencies, whether or not the runner activated it
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env.setdefault("NO_COLOR", "1")
     env.update(extra)
     return env
