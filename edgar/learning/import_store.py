@@ -42,7 +42,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from edgar.core.project import Project
-from edgar.learning.learner import extract as _extract
 from edgar.storage.db import DB
 from edgar.transcripts.cc_projects import project_of
 from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
@@ -88,8 +87,11 @@ UPSERT = (f"INSERT OR REPLACE INTO exchanges({', '.join(COLUMNS)}) "
 @lru_cache(maxsize=4096)
 def extract(text: str) -> str | None:
     """``learner.extract``, remembered for the words typed most recently: a history repeats
-    many messages ("continue", "yes", "/compact"), and the function is pure."""
-    return _extract(text)
+    many messages ("continue", "yes", "/compact"), and the function is pure. (Imported
+    here: its grammar is compiled only when there is a typed message to read.)"""
+    from edgar.learning.learner import extract as learn
+
+    return learn(text)
 
 
 def _parse_mark(text: str) -> ScanMark | None:
