@@ -5,7 +5,7 @@ recall on the labelled set for a single line vs the same intent as a 3-line burs
     python bench/skills.py --calibrate   # the threshold sweep the constant was chosen from
 
 "Fragments" scans each line of the burst alone (the union of what fired): what a matcher
-would do without ADR-161's aggregation.
+would do without seed 002's aggregation (a neighbouring project's ADR-161, not in adr/).
 """
 
 from __future__ import annotations

@@ -5,14 +5,15 @@ Guarantees:
   (0 = the person's own session; a subagent's events carry its parent's depth + 1).
 - No event carries tool output, stderr or exception text. A failure travels as an
   ``ErrorRecord``: four fields the harness computed itself (design.md §3.4).
-- ``PromptTyped`` is text a person typed. Only ``cli/repl.py``'s ``submit()`` and
-  ``cli/oneshot.py``'s ``run_prompt()`` construct it (tests/unit/test_architecture.py).
+- ``PromptTyped`` is text a person typed. Only ``cli/repl.py`` (in ``submit()``) and
+  ``cli/oneshot.py`` (in ``run_prompt()``) construct it; tests/unit/test_architecture.py fails
+  if any other file does (it checks files, not functions).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, TypedDict
 
 from edgar.conversation import Usage
 
@@ -37,6 +38,7 @@ ErrorKind = Literal[
     "mcp_error",         # an MCP server answered isError, refused the call, or went away
 ]
 Outcome = Literal["ok", "error", "cancelled"]
+NoticeLevel = Literal["info", "warning", "error"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,14 @@ class ErrorRecord:
     kind: ErrorKind
     exit_code: int | None = None
     program: str | None = None
+
+
+class Where(TypedDict):
+    """``Event``'s three place fields, to spread into a constructor: ``TurnStarted(**where)``."""
+
+    session_id: str
+    turn_id: str
+    depth: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -217,7 +227,7 @@ class Notice(Event):
     server's last stderr line, a hook's reason): Notices are shown and logged, never learned.
     """
 
-    level: Literal["info", "warning", "error"]
+    level: NoticeLevel
     message: str
 
 

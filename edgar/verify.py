@@ -22,7 +22,7 @@ import time
 from typing import TYPE_CHECKING
 
 from edgar.config import VerifySettings
-from edgar.events import Notice, ToolFinished, VerifyFinished
+from edgar.events import Notice, ToolFinished, VerifyFinished, Where
 from edgar.sandbox import explain
 from edgar.tools.base import ToolContext, ToolFailure
 from edgar.tools.shell import run_command, sandbox_for
@@ -74,7 +74,7 @@ class Verifier:
         if self._checked.get(turn.id) == self._changes:
             return None  # nothing changed since the last check of this turn
         self._checked[turn.id] = self._changes
-        where = {"session_id": session.id, "turn_id": turn.id, "depth": 0}
+        where: Where = {"session_id": session.id, "turn_id": turn.id, "depth": 0}
         ctx = ToolContext(root=session.root, sandbox=session.sandbox)
         started = time.monotonic()
         try:
@@ -89,14 +89,14 @@ class Verifier:
                                            duration=time.monotonic() - started, **where))
         if passed:
             return None
-        done = self._rounds.get(turn.id, 0)
-        if done >= self.settings.max_rounds:
+        rounds = self._rounds.get(turn.id, 0)
+        if rounds >= self.settings.max_rounds:
             session.bus.publish(Notice(level="warning", message=(
-                f"verify `{self.command}` still fails after {done} fix round(s) "
+                f"verify `{self.command}` still fails after {rounds} fix round(s) "
                 f"(verify.max_rounds = {self.settings.max_rounds}); over to you"), **where))
             return None
-        self._rounds[turn.id] = done + 1
+        self._rounds[turn.id] = rounds + 1
         session.bus.publish(Notice(level="info", message=(
-            f"verify failed: fix round {done + 1} of {self.settings.max_rounds}"), **where))
+            f"verify failed: fix round {rounds + 1} of {self.settings.max_rounds}"), **where))
         return fix_message(self.command, code, tail(output, self.settings.tail_chars),
-                           done + 1, self.settings.max_rounds, self.settings.timeout)
+                           rounds + 1, self.settings.max_rounds, self.settings.timeout)

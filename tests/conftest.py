@@ -1,9 +1,9 @@
 """Suite-wide settings.
 
-Under CI (``CI`` set, as `.ci/run` runs) hypothesis is derandomized: the same examples every
-run, so a landing is never decided by a lucky or unlucky draw. Locally it explores with fresh
-random examples each run — that is where new counterexamples come from; pin each one with an
-explicit test when it is found.
+Under CI (``CI`` set: `.ci/run` exports ``CI=1`` unless hosted CI already set it) hypothesis
+is derandomized: the same examples every run, so a landing is never decided by a lucky or
+unlucky draw. Locally (no ``CI``) it explores with fresh random examples each run — that is
+where new counterexamples come from; pin each one with an explicit test when it is found.
 """
 
 from __future__ import annotations

@@ -7,7 +7,13 @@ Guarantees: at most one question is open; an answer resolves it once and is echo
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from edgar.tools.permissions import Answer
+
+Asking = tuple[str, str, "asyncio.Future[Answer]"]
+"""The open question: (tool, summary, the future its answer resolves)."""
 
 
 class Screen:
@@ -30,10 +36,10 @@ class Asker:
     def __init__(self, say: Callable[[str, str], None], screen: Screen):
         self.say = say
         self.screen = screen
-        self.asking: tuple[str, str, asyncio.Future[str]] | None = None
+        self.asking: Asking | None = None
 
-    async def confirm(self, tool: str, summary: str, offer: str | None = None) -> str:
-        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    async def confirm(self, tool: str, summary: str, offer: str | None = None) -> Answer:
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self.asking = (tool, summary, future)
         self.say(f"? {tool}: {summary}", "bold yellow")
         always = (f"always allow `{offer[offer.index('(') + 1:-1]}` (saved to your config)"
@@ -46,7 +52,7 @@ class Asker:
             self.asking = None
             self.screen.invalidate()
 
-    def answer(self, answer: str) -> None:
+    def answer(self, answer: Answer) -> None:
         if self.asking is not None and not self.asking[2].done():
             self.asking[2].set_result(answer)
             self.say(f"  → {answer}", "dim")

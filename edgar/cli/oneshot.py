@@ -25,7 +25,7 @@ import sys
 from typing import IO
 
 from edgar.events import (
-    Attached, Event, FactLearned, ModelResponded, Notice, PromptTyped, TextDelta, ToolFinished,
+    Attached, ErrorRecord, Event, FactLearned, ModelResponded, Notice, PromptTyped, TextDelta, ToolFinished,
     ToolProposed, to_dict,
 )
 
@@ -85,29 +85,33 @@ class _Printer:
             self.ended_with_newline = text.endswith("\n")
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, FactLearned):
-            self.learned.append(event)
-        elif isinstance(event, ToolProposed) and event.depth == 0:
-            self.proposed[event.call_id] = event
-        elif isinstance(event, ModelResponded) and event.depth == 0:
-            self.step_done = True
-        if (isinstance(event, ToolFinished) and event.depth == 0 and event.error is not None
-                and event.error.kind == "denied" and self.fmt != "quiet"):
-            self._refused(event)
+        match event:
+            case FactLearned():
+                self.learned.append(event)
+            case ToolProposed(depth=0):
+                self.proposed[event.call_id] = event
+            case ModelResponded(depth=0):
+                self.step_done = True
+            case ToolFinished(depth=0, error=ErrorRecord(kind="denied")) if self.fmt != "quiet":
+                self._refused(event)
         if self.fmt == "stream-json":
             self.out.write(json.dumps(to_dict(event), default=str) + "\n")
             self.out.flush()
         elif self.fmt == "text":
-            if isinstance(event, TextDelta) and event.depth == 0:
+            self._show(event)
+
+    def _show(self, event: Event) -> None:
+        match event:
+            case TextDelta(depth=0):
                 self._text(event.text)
-            elif isinstance(event, ToolProposed) and self.err_tty:
+            case ToolProposed() if self.err_tty:
                 self.err.write(f"· {event.tool}\n")
-            elif isinstance(event, ToolFinished) and self.err_tty and event.error:
-                self.err.write(f"  ✗ {event.tool}: {event.error.kind}\n")
-            elif isinstance(event, Notice) and event.depth == 0:
+            case ToolFinished(error=ErrorRecord(kind=kind)) if self.err_tty:
+                self.err.write(f"  ✗ {event.tool}: {kind}\n")
+            case Notice(depth=0):
                 self._own_line()
                 self.err.write(f"edgar: {event.message}\n")
-            elif isinstance(event, FactLearned):
+            case FactLearned():
                 from edgar.cli.render import learned_line
 
                 self.err.write(f"edgar: {learned_line(event, 'edgar memory forget')}\n")

@@ -21,7 +21,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application.current import get_app
@@ -32,25 +32,32 @@ from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.key_binding import KeyBindings
 
 from edgar.cli.input_history import RedactedFileHistory
+from edgar.cli.pt_adapter import prompt_drawn, redraw_now
 from edgar.cli.render import money
 from edgar.cli.slash import ALIASES, COMMANDS
 
+if TYPE_CHECKING:
+    from edgar.cli.asker import Asking
+    from edgar.tools.permissions import Answer
+
 EXIT_WINDOW = 2.0
 REFRESH = 0.1
-ANSWERS = {"y": "yes", "n": "no", "a": "always"}
+ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 
 
 class Host(Protocol):
     app: Any
     renderer: Any
-    asking: Any
+
+    @property
+    def asking(self) -> Asking | None: ...
 
     @property
     def busy(self) -> bool: ...
 
     def cancel(self) -> None: ...
 
-    def answer(self, answer: str) -> None: ...
+    def answer(self, answer: Answer) -> None: ...
 
     def flush_output(self) -> None: ...
 
@@ -182,7 +189,7 @@ def bindings(host: Host, status: Status) -> KeyBindings:
 
     for key, answer in ANSWERS.items():
         @kb.add(key, filter=asking & empty, eager=True)
-        def _answer(event, answer: str = answer) -> None:
+        def _answer(event, answer: Answer = answer) -> None:
             host.answer(answer)
 
     return kb
@@ -210,7 +217,10 @@ class AboveThePrompt:
         return True
 
     def fileno(self) -> int:
-        return sys.__stdout__.fileno()
+        stdout = sys.__stdout__
+        if stdout is None:   # started without a stdout at all: no terminal to draw on
+            raise OSError("edgar has no standard output")
+        return stdout.fileno()
 
     def write(self, text: str) -> int:
         if text:
@@ -232,15 +242,13 @@ class AboveThePrompt:
         if not text:
             return
         app = self.session.app
-        drawn = (app.is_running and not app.is_done
-                 and not getattr(app, "_running_in_terminal", False))
+        drawn = prompt_drawn(app)
         if drawn:
             app.renderer.erase()
         app.output.write_raw(text)
         app.output.flush()
         if drawn:
-            app._request_absolute_cursor_position()   # what in_terminal does after its body
-            app._redraw()
+            redraw_now(app)   # what in_terminal does after its body
 
 
 def make_prompt(host: Host, state: Path, redact) -> PromptSession:

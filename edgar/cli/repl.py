@@ -40,7 +40,9 @@ from edgar.core.queue import PromptQueue
 from edgar.events import Attached, Event, PromptTyped, QueueDelivered
 
 if TYPE_CHECKING:
+    from edgar.cli.asker import Asking
     from edgar.cli.setup import App
+    from edgar.tools.permissions import Answer
 
 
 class Renderer(Protocol):
@@ -53,7 +55,7 @@ class Renderer(Protocol):
     def activity(self) -> str: ...
 
 
-REPLIES = {"y": "yes", "yes": "yes", "n": "no", "no": "no", "a": "always", "always": "always"}
+REPLIES: dict[str, Answer] = {"y": "yes", "yes": "yes", "n": "no", "no": "no", "a": "always", "always": "always"}
 
 
 class Repl:
@@ -76,7 +78,7 @@ class Repl:
         return self.screen.prompt
 
     @property
-    def asking(self) -> tuple[str, str, asyncio.Future[str]] | None:
+    def asking(self) -> Asking | None:
         return self.asker.asking
 
     # -- state the prompt and the slash commands read --------------------------------
@@ -191,9 +193,10 @@ class Repl:
         self.foreground.add_done_callback(self._finished)
 
     def cancel(self) -> None:
-        if self.busy and not self._cancelling:
+        task = self.foreground
+        if task is not None and not task.done() and not self._cancelling:   # busy
             self._cancelling = True
-            self.foreground.cancel()
+            task.cancel()
 
     def _finished(self, task: asyncio.Task) -> None:
         if task is not self.foreground:
@@ -237,7 +240,7 @@ class Repl:
             self.default = text
 
     # -- permission questions --------------------------------------------------------
-    def answer(self, answer: str) -> None:
+    def answer(self, answer: Answer) -> None:
         self.asker.answer(answer)
 
     def _answer_line(self, line: str) -> None:
@@ -314,9 +317,10 @@ class Repl:
 
     async def _shutdown(self) -> None:
         self.exiting = True
-        if self.busy:
+        task = self.foreground
+        if task is not None and not task.done():   # busy
             self.cancel()
-            await asyncio.wait([self.foreground], timeout=5)
+            await asyncio.wait([task], timeout=5)
         if self.prompt is not None and self.app.session.messages:
             self.say(f"session {self.app.session.id} saved · edgar -c continues it", "dim")
 

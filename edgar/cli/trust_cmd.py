@@ -22,7 +22,9 @@ from edgar.sandbox import trust
 
 
 def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="edgar trust", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="edgar trust", description=(
+        "Show what this project's .edgar/config.toml and .mcp.json would run or allow, and "
+        "trust it: a later change to either file needs trust again."))
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--show", action="store_true", help="show what is trusted; change nothing")
     group.add_argument("--revoke", action="store_true", help="forget this project's trust")

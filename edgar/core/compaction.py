@@ -21,14 +21,14 @@ Guarantees (ADR-0020):
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from edgar.config import Settings
 from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from edgar.core.context import system_prompt
 from edgar.core.model_call import model_call
 from edgar.core.tokens import Ledger, request_chars
-from edgar.events import Compacted, ModelResponded, Notice
+from edgar.events import Compacted, ModelResponded, Notice, Where
 from edgar.providers import prices
 from edgar.providers.base import ModelRequest, ProviderError
 from edgar.tools.base import clip
@@ -146,7 +146,7 @@ class Compactor:
         step pay for another summary.
         """
         skills = list(turn.skills) if turn is not None else []
-        where = {"session_id": session.id, "turn_id": turn.id if turn is not None else "",
+        where: Where = {"session_id": session.id, "turn_id": turn.id if turn is not None else "",
                  "depth": 0}
         publish = session.bus.publish
         window = self.window(session)
@@ -212,6 +212,6 @@ class Compactor:
         return before, after
 
     async def _summarise(self, session: Session, request: ModelRequest, turn: Turn | None,
-                         where: dict[str, Any]) -> str:
+                         where: Where) -> str:
         reply = await model_call(session, request, where, turn=turn, end_line=True)
         return reply.text()

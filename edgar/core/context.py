@@ -26,8 +26,13 @@ NOTICED = frozenset({"error-template"})   # provenances edgar wrote itself, from
 
 
 class FactLike(Protocol):
-    text: str
-    provenance: str
+    """What a prompt needs of a fact (``memory.store.Fact`` is one); read-only, as it is frozen."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def provenance(self) -> str: ...
 
 
 def _system_name() -> str:

@@ -16,12 +16,12 @@ from typing import Callable
 
 
 from edgar.conversation import ToolResultBlock
-from edgar.events import ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed
+from edgar.events import ErrorKind, ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed, Where
 from edgar.providers.base import ToolCall
 from edgar.tools.base import Tool, ToolContext, ToolFailure, resolve
 
 
-def _os_kind(exc: OSError) -> str:
+def _os_kind(exc: OSError) -> ErrorKind:
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
         return "not_found"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
@@ -35,7 +35,7 @@ class _Progress:
     EVERY = 0.25   # seconds between ToolOutput events
 
     def __init__(self, call_id: str, tool: str, ctx: ToolContext,
-                 publish: Callable[[Event], None], where: dict):
+                 publish: Callable[[Event], None], where: Where):
         self.call_id, self.tool, self.sink = call_id, tool, ctx.on_output
         self.publish, self.where = publish, where
         self.lines = self.size = 0
@@ -75,7 +75,7 @@ async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext, path: obje
 
 
 async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
-                   publish: Callable[[Event], None], where: dict) -> tuple[ToolResultBlock, ToolFinished]:
+                   publish: Callable[[Event], None], where: Where) -> tuple[ToolResultBlock, ToolFinished]:
     args = call.input if isinstance(call.input, dict) else {}
     publish(ToolProposed(call_id=call.id, tool=call.name, args=args, **where))
     start = time.monotonic()
@@ -109,10 +109,10 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
         files = outcome.files
         block = ToolResultBlock(call.id, outcome.content)
     except ToolFailure as exc:
-        error = ErrorRecord(call.name, exc.kind, exc.exit_code, exc.program)  # type: ignore[arg-type]
+        error = ErrorRecord(call.name, exc.kind, exc.exit_code, exc.program)
         block = ToolResultBlock(call.id, exc.message, is_error=True)
     except OSError as exc:
-        error = ErrorRecord(call.name, _os_kind(exc))  # type: ignore[arg-type]
+        error = ErrorRecord(call.name, _os_kind(exc))
         block = ToolResultBlock(call.id, f"{type(exc).__name__}: {exc.strerror or exc}", True)
     except asyncio.CancelledError:
         finished = ToolFinished(call_id=call.id, tool=call.name, ok=False,
@@ -121,7 +121,7 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
         publish(finished)
         raise
     except Exception as exc:  # a bug in a tool must not end the session
-        error = ErrorRecord(call.name, "internal")  # type: ignore[arg-type]
+        error = ErrorRecord(call.name, "internal")
         block = ToolResultBlock(call.id, f"internal error in {call.name}: {type(exc).__name__}",
                                 is_error=True)
     finished = ToolFinished(call_id=call.id, tool=call.name, ok=error is None, files=files,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Callable
+from typing import Callable
 
 from edgar.conversation import Block, Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage
 from edgar.core import reminders, stops
@@ -26,13 +26,14 @@ from edgar.core.reply import Reply
 from edgar.core.session import Session, new_id
 from edgar.core.turn import Turn, TurnResult
 from edgar.events import ErrorRecord, Notice, QueueDelivered, SkillsActivated, TurnFinished, TurnStarted
+from edgar.events import Where
 from edgar.providers.base import Finished, ModelRequest, ProviderError, ToolCall
 from edgar.tools.base import ToolContext, clip
 
 Append = Callable[[Message], None]
 
 
-def _where(session: Session, turn: Turn) -> dict[str, Any]:
+def _where(session: Session, turn: Turn) -> Where:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
@@ -65,7 +66,7 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
             return TurnResult(turn_id or new_id(), "error", "", Usage(), 0.0, 0.0, 0, (), (),
                               refusal, ErrorRecord("hook", "denied"))
     own_history = messages is None
-    history = session.messages if own_history else messages
+    history = session.messages if messages is None else messages
     turn = Turn(id=turn_id or new_id(), depth=depth)
     where = _where(session, turn)
     publish = session.bus.publish
@@ -109,7 +110,7 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
 
 
 def _activate_skills(session: Session, turn: Turn, surface: str,
-                     where: dict[str, Any]) -> list[tuple[str, str]]:
+                     where: Where) -> list[tuple[str, str]]:
     if session.skills is None or not surface.strip():
         return []
     fired = session.skills.activate(surface)
@@ -120,7 +121,7 @@ def _activate_skills(session: Session, turn: Turn, surface: str,
 
 
 async def _steps(session: Session, turn: Turn, history: list[Message], append: Append,
-                 where: dict[str, Any]) -> None:
+                 where: Where) -> None:
     settings = session.settings
     for _ in range(settings.max_turns):
         if turn.depth == 0:
@@ -167,7 +168,7 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
     turn.error_message = f"stopped after max_turns={settings.max_turns} model calls"
 
 
-def _deliver_queue(session: Session, turn: Turn, where: dict[str, Any]) -> str:
+def _deliver_queue(session: Session, turn: Turn, where: Where) -> str:
     lines = session.queue.drain()
     if not lines:
         return ""
@@ -179,7 +180,7 @@ def _deliver_queue(session: Session, turn: Turn, where: dict[str, Any]) -> str:
 
 
 async def _model_step(session: Session, turn: Turn, history: list[Message], append: Append,
-                      where: dict[str, Any]) -> tuple[list[ToolCall], Finished | None]:
+                      where: Where) -> tuple[list[ToolCall], Finished | None]:
     await session.ready()
     request = ModelRequest(
         system=reminders.system(session),
@@ -199,7 +200,7 @@ async def _model_step(session: Session, turn: Turn, history: list[Message], appe
 
 
 async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],
-                     where: dict[str, Any]) -> list[ToolResultBlock]:
+                     where: Where) -> list[ToolResultBlock]:
     ctx = _tool_context(session, turn)
     results: list[ToolResultBlock] = []
     try:

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from edgar.conversation import Usage
 from edgar.core.reply import Reply
-from edgar.events import ModelResponded, Notice, TextDelta, ThinkingDelta
+from edgar.events import ModelResponded, Notice, TextDelta, ThinkingDelta, Where
 from edgar.providers import prices
 from edgar.providers.base import (
     Finished, ModelRequest, ProviderError, TextChunk, ThinkingChunk, ToolCall,
@@ -58,7 +58,7 @@ class Response:
         return self.reply.text()
 
 
-async def model_call(session: Session, request: ModelRequest, where: dict[str, Any], *,
+async def model_call(session: Session, request: ModelRequest, where: Where, *,
                      turn: Turn | None = None, reply: Reply | None = None,
                      end_line: bool = False) -> Response:
     """Stream ``request`` through the session's provider; publish, price and account for it.
@@ -96,7 +96,7 @@ async def model_call(session: Session, request: ModelRequest, where: dict[str, A
 
 
 def _account(session: Session, turn: Turn | None, model: str, usage: Usage,
-             where: dict[str, Any], billed: float | None = None) -> float | None:
+             where: Where, billed: float | None = None) -> float | None:
     """Add one response's usage and cost to the turn and the session, and publish it. The price
     table decides the cost; a server's own figure (OpenRouter) fills in when it has no price."""
     publish = session.bus.publish

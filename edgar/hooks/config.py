@@ -48,7 +48,7 @@ def _read(path: Path) -> tuple[str, dict[str, Any]]:
     return text, hooks if isinstance(hooks, dict) else {}
 
 
-def _specs(table: Mapping[str, Any], origin: str, path: Path | None, text: str,
+def _specs(table: Mapping[str, Any], origin: Literal["user", "project"], path: Path | None, text: str,
            problems: list[str]) -> list[HookSpec]:
     out = []
     for event, entries in table.items():
@@ -63,7 +63,7 @@ def _specs(table: Mapping[str, Any], origin: str, path: Path | None, text: str,
                 problems.append(f"{where}: hook {event}: \"command\" must be a non-empty string")
                 continue
             out.append(HookSpec(event, command, get("matcher", "*") or "*",
-                                float(get("timeout", 60.0) or 60.0), origin, where))  # type: ignore[arg-type]
+                                float(get("timeout", 60.0) or 60.0), origin, where))
     return out
 
 

@@ -24,7 +24,7 @@ import fnmatch
 from pathlib import Path
 from typing import Any, Callable
 
-from edgar.events import Event, Notice, ToolFinished, ToolProposed, TurnFinished
+from edgar.events import Event, Notice, NoticeLevel, ToolFinished, ToolProposed, TurnFinished
 from edgar.hooks.config import TOOL_EVENTS, HookSpec
 from edgar.hooks.process import run_hook, verdict
 from edgar.spawn import Confinement, one_line
@@ -46,8 +46,8 @@ class Hooks:
         self.args: dict[str, dict[str, Any]] = {}   # call_id -> tool input, for PostToolUse
         self.skipped = len(skipped)
 
-    def _say(self, level: str, message: str) -> None:
-        self.publish(Notice(level=level, message=message, session_id=self.session_id))  # type: ignore[arg-type]
+    def _say(self, level: NoticeLevel, message: str) -> None:
+        self.publish(Notice(level=level, message=message, session_id=self.session_id))
 
     def configured(self, event: str) -> bool:
         return any(s.event == event for s in self.specs)

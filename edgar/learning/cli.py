@@ -18,10 +18,14 @@ import json
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from edgar.core.project import Project, ProjectOpener
 from edgar.learning import render
 from edgar.learning.rollup import DIMENSIONS
+
+if TYPE_CHECKING:
+    from edgar.learning.experience import Stats
 
 SOURCES = ("all", "edgar", "claude-code")
 
@@ -70,7 +74,8 @@ def stats(argv: list[str], open_project: ProjectOpener) -> int:
     state = _project(open_project).state
     source = None if args.source == "all" else args.source
     project = _project_name(args.project)
-    groups, total = [], None
+    groups: list[Stats] = []
+    total: Stats | None = None
     path = state / "experience.db"
     if path.is_file():
         from edgar.learning.experience import Experience

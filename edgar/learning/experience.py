@@ -80,7 +80,7 @@ class Run:
 class Recorder:
     """Subscriber: builds a ``Run`` per depth-0 turn and hands it to each sink when it ends."""
 
-    def __init__(self, sinks: Iterable[Callable[[Run], None]],
+    def __init__(self, sinks: Iterable[Callable[[Run], object]],   # what a sink returns is unused
                  redact: Callable[[str], str] = lambda s: s) -> None:
         self.sinks = list(sinks)
         self.redact = redact
@@ -91,45 +91,45 @@ class Recorder:
         self._step_len = 0
 
     def __call__(self, event: Event) -> None:
-        kind = type(event)
-        if kind is PromptTyped:
-            if event.depth == 0:
+        match event:
+            case PromptTyped(depth=0):
                 self.waiting.append(event.text)
-            return
-        if kind is TurnStarted and event.depth == 0:
-            self._open(event)
-            # a turn cancelled before any response still ran on this model: group it there
-            self.started_model = event.model.split(":", 1)[-1]
-            return
+                return
+            case PromptTyped():
+                return
+            case TurnStarted(depth=0):
+                self._open(event)
+                # a turn cancelled before any response still ran on this model: group it there
+                self.started_model = event.model.split(":", 1)[-1]
+                return
         run = self.run
         if run is None:
-            if kind is TurnFinished and event.depth == 0:
-                run = self._open(event)   # attached mid-turn: still one row per turn
-            else:
+            if not (isinstance(event, TurnFinished) and event.depth == 0):
                 return
-        if kind is ToolProposed:
-            run.tools.append(event.tool)
-        elif kind is ToolFinished:
-            for path in event.files:
-                if path not in run.files:
-                    run.files.append(path)
-        elif kind is ModelResponded:
-            self._model(run, event)
-        elif kind is TextDelta:
-            if event.depth == 0 and self._step_len < 2 * SAID:
+            run = self._open(event)   # attached mid-turn: still one row per turn
+        match event:
+            case ToolProposed():
+                run.tools.append(event.tool)
+            case ToolFinished():
+                for path in event.files:
+                    if path not in run.files:
+                        run.files.append(path)
+            case ModelResponded():
+                self._model(run, event)
+            case TextDelta(depth=0) if self._step_len < 2 * SAID:
                 self._step.append(event.text)
                 self._step_len += len(event.text)
-        elif kind is SkillsActivated:
-            run.skills.extend(n for n in event.names if n not in run.skills)
-        elif kind is VerifyFinished:
-            run.verify_runs += 1
-            run.verify_passed = event.passed     # the last check decides how the run ended
-        elif kind is QueueDelivered and event.depth == 0:
-            count = max(0, event.count)
-            run.asked.extend(self.waiting[:count])
-            del self.waiting[:count]
-        elif kind is TurnFinished and event.depth == 0:
-            self._finish(run, event)
+            case SkillsActivated():
+                run.skills.extend(n for n in event.names if n not in run.skills)
+            case VerifyFinished():
+                run.verify_runs += 1
+                run.verify_passed = event.passed     # the last check decides how the run ended
+            case QueueDelivered(depth=0):
+                count = max(0, event.count)
+                run.asked.extend(self.waiting[:count])
+                del self.waiting[:count]
+            case TurnFinished(depth=0):
+                self._finish(run, event)
 
     def _open(self, event: Event) -> Run:
         unfinished = self.run

@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-try:
+if sys.platform == "win32":  # pragma: no cover - no flock there: single process only
+    fcntl = None
+else:
     import fcntl
-except ImportError:  # pragma: no cover - no flock on this platform: single process only
-    fcntl = None  # type: ignore[assignment]
 
 WORDS = 40
 CAP = 256 * 1024

@@ -39,7 +39,7 @@ import time
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Generic, Iterable, TypeVar
 
 from edgar.core.project import Project
 from edgar.storage.db import DB
@@ -48,6 +48,7 @@ from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
 
 if TYPE_CHECKING:   # (imported where a run is written: a dry run or a re-run needs none of it)
     from edgar.learning.experience import Experience, Run
+    from edgar.memory.store import MemoryStore
 
 BATCH = 200       # exchanges buffered between writes: bounds memory, keeps transactions few
 QUESTION = 4000   # a typed question longer than this is a paste; its start says what it is
@@ -179,17 +180,24 @@ def _stored(path: str) -> str:
     return redact(path)
 
 
-class _ByPath(dict):
+V = TypeVar("V")
+
+
+class _ByPath(Generic[V]):
     """Marks keyed by stored (redacted) path, looked up by the real one."""
 
-    def get(self, path, default=None):  # type: ignore[override]
-        if not self:    # nothing stored (a first import, a dry run without a store)
-            return default
+    def __init__(self, by_stored: dict[str, V]) -> None:
+        self._by_stored = by_stored
+
+    def get(self, path: str) -> V | None:
+        by_stored = self._by_stored
+        if not by_stored:   # nothing stored (a first import, a dry run without a store)
+            return None
         # A path without a secret is stored as it is: found without running the redactor.
         # (A hit is another path's only if that one redacts to this one; a directory's
         # digest and a file's head digest hold real paths and bytes, so they do not match.)
-        hit = super().get(path)
-        return hit if hit is not None else super().get(_stored(path), default)
+        hit = by_stored.get(path)
+        return hit if hit is not None else by_stored.get(_stored(path))
 
 
 class ImportStore(DB):
@@ -312,7 +320,7 @@ class StoreSink:
         self.rows: list[dict] = []
         self.fallback = time.time()
         self._redact: Callable[[str], str] | None = None
-        self._memory = None
+        self._memory: MemoryStore | None = None
         self._experience: Experience | None = None
 
     @property
@@ -322,7 +330,7 @@ class StoreSink:
         return self._redact
 
     @property
-    def memory(self):
+    def memory(self) -> MemoryStore:
         if self._memory is None:
             from edgar.memory.store import MemoryStore
 

@@ -302,7 +302,8 @@ def _scan_all(given: list[Path], sink, typed_out: bool, failed: list[str],
 
 
 def _scan_one(file: str, sink, typed_out: bool, write, failed: list[str]) -> ScanResult | None:
-    items, result = scan(file, sink.marks.get(file)), None
+    items = scan(file, sink.marks.get(file))
+    result: ScanResult | None = None
     while True:
         try:            # only the reader is guarded: a store failure is not a bad file
             item = next(items)
@@ -316,15 +317,15 @@ def _scan_one(file: str, sink, typed_out: bool, write, failed: list[str]) -> Sca
             print(f"edgar: could not read {file}: {type(exc).__name__}: {exc} "
                   "(a bug in edgar; please report it)", file=sys.stderr)
             break
-        kind = type(item)
-        if kind is Typed:
-            sink.typed(item)
-            if typed_out:
-                write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
-        elif kind is Exchange:
-            sink.exchange(item)
-        elif kind is ScanResult:
-            result = item
+        match item:
+            case Typed():
+                sink.typed(item)
+                if typed_out:
+                    write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
+            case Exchange():
+                sink.exchange(item)
+            case ScanResult():
+                result = item
     return result
 
 

@@ -48,7 +48,7 @@ def _line_of(text: str, needle: str) -> int:
     return 1
 
 
-def _from_entry(name: str, entry: Any, origin: str, where: str, environ: Mapping[str, str],
+def _from_entry(name: str, entry: Any, origin: Literal["user", "project"], where: str, environ: Mapping[str, str],
                 problems: list[str]) -> ServerSpec | None:
     """A ServerSpec from one entry (dict from JSON or TOML), or None with a problem said."""
     if not isinstance(entry, dict):
@@ -64,11 +64,12 @@ def _from_entry(name: str, entry: Any, origin: str, where: str, environ: Mapping
                         f"{', '.join(repr(k) for k in unknown)} (known: "
                         f"{', '.join(sorted(ENTRY_KEYS))})")
         return None
-    kind = entry.get("type") or ("http" if "url" in entry and "command" not in entry else "stdio")
-    if kind not in ("stdio", "http"):
-        hint = "; use \"http\" (streamable HTTP)" if kind in ("sse", "streamable-http") else ""
-        problems.append(f"{where}: mcp server {name!r}: type {kind!r} is not supported{hint}")
+    said = entry.get("type") or ("http" if "url" in entry and "command" not in entry else "stdio")
+    if said not in ("stdio", "http"):
+        hint = "; use \"http\" (streamable HTTP)" if said in ("sse", "streamable-http") else ""
+        problems.append(f"{where}: mcp server {name!r}: type {said!r} is not supported{hint}")
         return None
+    kind: Literal["stdio", "http"] = "http" if said == "http" else "stdio"
     wrong = [k for k, want in (("command", str), ("url", str), ("args", list), ("env", dict),
                                ("headers", dict)) if k in entry and not isinstance(entry[k], want)]
     wrong += [k for k in ("args", "env", "headers") if k in entry and isinstance(entry[k],
@@ -96,7 +97,7 @@ def _from_entry(name: str, entry: Any, origin: str, where: str, environ: Mapping
     if kind == "http" and not url.startswith(("http://", "https://")):
         problems.append(f"{where}: mcp server {name!r}: an http server needs an http(s) \"url\"")
         return None
-    return ServerSpec(name, origin, where, kind, command, args, env, url, headers)  # type: ignore[arg-type]
+    return ServerSpec(name, origin, where, kind, command, args, env, url, headers)
 
 
 def read_mcp_json(path: Path, environ: Mapping[str, str],

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from edgar.events import Event, Notice
+from edgar.events import Event, Notice, NoticeLevel
 from edgar.mcp.config import ServerSpec
 from edgar.mcp.tool import McpTool
 from edgar.spawn import Confinement, child_env
@@ -49,8 +49,8 @@ class McpServers:
         self._watchers: list[asyncio.Task[None]] = []
         self._started: asyncio.Task[None] | None = None
 
-    def _say(self, level: str, message: str) -> None:
-        self.publish(Notice(level=level, message=message, session_id=self.session_id))  # type: ignore[arg-type]
+    def _say(self, level: NoticeLevel, message: str) -> None:
+        self.publish(Notice(level=level, message=message, session_id=self.session_id))
 
     def begin(self) -> None:
         """Start every server in the background (call inside the running loop)."""

@@ -262,8 +262,9 @@ class Link:
         self._ready = loop.create_future()
         self._task = asyncio.create_task(self._run(), name=f"mcp:{self.name}")
         garbage_seen = asyncio.create_task(self._watch_garbage())
+        either: set[asyncio.Future[Any]] = {self._ready, garbage_seen}   # of two result types
         try:
-            done, _ = await asyncio.wait({self._ready, garbage_seen}, timeout=timeout,
+            done, _ = await asyncio.wait(either, timeout=timeout,
                                          return_when=asyncio.FIRST_COMPLETED)
         finally:
             garbage_seen.cancel()

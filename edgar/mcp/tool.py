@@ -33,11 +33,11 @@ class Caller(Protocol):
 class McpTool(Tool):
     def __init__(self, server: str, remote: str, text: str, schema: Any, read_only: bool,
                  link: Caller, timeout: float, trust_read_only_hint: bool = False):
-        self.name = tool_name(server, remote)  # type: ignore[misc]
-        self.description = description(text, server)  # type: ignore[misc]
+        self.name = tool_name(server, remote)
+        self.description = description(text, server)
         self.server, self.remote, self.link, self.timeout = server, remote, link, timeout
         self.read_only = read_only
-        self.access = "read" if read_only and trust_read_only_hint else "shell"  # type: ignore[misc]
+        self.access = "read" if read_only and trust_read_only_hint else "shell"
         self.schema, self.schema_changed = input_schema(schema)
         self._spec = ToolSpec(self.name, self.description, self.schema)
 

@@ -11,6 +11,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import re
 import time
@@ -148,7 +149,7 @@ class MemoryStore(DB):
             if clean.casefold() == row["key"]:          # only the case changed: same fact
                 conn.execute("UPDATE facts SET text = ?, sha256 = ?, provenance = 'manual',"
                              " source = ? WHERE id = ?", (clean, digest(clean), source, fact_id))
-                new_id = fact_id
+                new_id: int | None = fact_id   # lastrowid's type, below
             else:
                 conn.execute("UPDATE facts SET status = 'forgotten' WHERE id = ?", (fact_id,))
                 cur = conn.execute(
@@ -172,13 +173,14 @@ class MemoryStore(DB):
                               (status,))
         return [_fact(r) for r in rows]
 
-    def active_texts(self, budget_chars: int) -> list[str]:
+    # ``list`` below is the method above: the builtin is spelt ``builtins.list``
+    def active_texts(self, budget_chars: int) -> builtins.list[str]:
         """Active facts, newest first, as many as fit in ``budget_chars``."""
         return [fact.text for fact in self.active(budget_chars)]
 
-    def active(self, budget_chars: int) -> list[Fact]:
+    def active(self, budget_chars: int) -> builtins.list[Fact]:
         """Active facts (with their provenance), newest first, within ``budget_chars``."""
-        out: list[Fact] = []
+        out: builtins.list[Fact] = []
         used = 0
         for fact in self.list("active"):
             if used + len(fact.text) > budget_chars:

@@ -12,7 +12,7 @@ Guarantees:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Protocol, Union
+from typing import Any, AsyncGenerator, Protocol, Union
 
 from edgar.conversation import Message, ToolSpec, Usage
 
@@ -106,7 +106,9 @@ class Provider(Protocol):
     name: str
     model: str
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
+        """A generator, not just an iterator: ``model_call`` closes it (``aclosing``) so a
+        cancelled or failed call releases its connection at once."""
         ...
 
     async def aclose(self) -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, AsyncGenerator, Callable, Protocol, Sequence
 
 from edgar.providers.base import ProviderError, StreamEvent, TextChunk, ThinkingChunk
 from edgar.providers.http_errors import (  # noqa: F401 - re-exported for older importers
@@ -38,6 +38,7 @@ from edgar.providers.http_retry import (  # noqa: F401 - re-exported for older i
     MAX_BACKOFF, MAX_RETRY_AFTER, NEVER_RETRY, RETRY_STATUSES, backoff, retry_after,
     should_retry,
 )
+from edgar.providers.sse_adapter import sse_batches
 
 if TYPE_CHECKING:
     from edgar.config import ProviderSettings
@@ -100,7 +101,7 @@ class Connection:
             self._client = None
 
     async def stream(self, body: dict[str, Any],
-                     new_decoder: Callable[[], Decoder]) -> AsyncIterator[StreamEvent]:
+                     new_decoder: Callable[[], Decoder]) -> AsyncGenerator[StreamEvent, None]:
         httpx2 = _httpx2()
         client = self._client_now()
         s = self.settings
@@ -116,7 +117,9 @@ class Connection:
                         failure, delay = await self._http_error(response)
                         raise failure
                     deadline = time.monotonic() + s.timeout
-                    batches = _batches(source)
+                    # one batch per network read; its deltas are merged (_merged) so a fast
+                    # stream costs one bus event per read, not one per token
+                    batches = sse_batches(source)
                     async for batch in batches:
                         events: list[StreamEvent] = []
                         cut: ProviderError | None = None
@@ -162,30 +165,6 @@ class Connection:
         return error, (retry_after(response.headers) if error.retryable else None)
 
 
-async def _batches(source: Any) -> AsyncIterator[list[Any]]:
-    """The SSE messages of each network read, together.
-
-    Deltas that arrived in one read are merged into one chunk downstream (``_merged``): a fast
-    stream costs the bus, the renderer and the session log one event per read instead of one
-    per token, and nothing is held back waiting. httpx2's own parser does the SSE framing; if
-    its private name ever moves, this falls back to one message per batch.
-    """
-    try:
-        from httpx2._sse import _SSEParser
-    except ImportError:  # pragma: no cover - depends on the httpx2 version
-        async for sse in source:
-            yield [sse]
-        return
-    parser = _SSEParser(getattr(source, "_max_event_size", None))
-    async for text in source.response.aiter_text():
-        batch = list(parser.decode(text))
-        if batch:
-            yield batch
-    tail = list(parser.flush())
-    if tail:
-        yield tail
-
-
 class WireProvider:
     """What both protocol classes share: stream one request through their ``Connection``
     with a fresh decoder of their wire format, and close the connection."""
@@ -198,7 +177,7 @@ class WireProvider:
     def body(self, request: ModelRequest) -> dict[str, Any]:
         raise NotImplementedError
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         # The connection's generator itself, not a wrapper: one async layer less per delta.
         hints, model, decoder = self._conn.hints, self.model, self._decoder
         return self._conn.stream(self.body(request), lambda: decoder(hints, model))
@@ -213,20 +192,22 @@ def _merged(events: list[StreamEvent]) -> list[StreamEvent]:
         return events
     out: list[StreamEvent] = []
     run: list[str] = []
-    kind: type | None = None
+    kind: type[TextChunk] | type[ThinkingChunk] | None = None   # of the run; None: no run
     for event in events:
-        text = event.text if isinstance(event, (TextChunk, ThinkingChunk)) else None
-        joinable = type(event) is TextChunk or (isinstance(event, ThinkingChunk) and not event.signature)
-        if joinable and text is not None and type(event) is kind:
-            run.append(text)
+        if type(event) is TextChunk or (isinstance(event, ThinkingChunk) and not event.signature):
+            if type(event) is kind:
+                run.append(event.text)
+                continue
+            if kind is not None:
+                out.append(kind(text="".join(run)))
+            run, kind = [event.text], type(event)
             continue
-        if run:
-            out.append(kind(text="".join(run)))  # type: ignore[misc]
-        run, kind = ([text], type(event)) if joinable and text is not None else ([], None)
-        if not joinable:
-            out.append(event)
-    if run:
-        out.append(kind(text="".join(run)))  # type: ignore[misc]
+        if kind is not None:
+            out.append(kind(text="".join(run)))
+        run, kind = [], None
+        out.append(event)
+    if kind is not None:
+        out.append(kind(text="".join(run)))
     return out
 
 

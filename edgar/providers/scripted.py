@@ -23,7 +23,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, AsyncIterator, ClassVar
+from typing import Any, AsyncGenerator, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -135,7 +135,7 @@ class ScriptedProvider:
         with open(self._record, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry) + "\n")
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         self._record_request(request)
         if self.cursor >= len(self.lines):
             raise ProviderError("scripted", f"the script {self.path} has no more responses "

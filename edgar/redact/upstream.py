@@ -163,7 +163,8 @@ def load() -> Table:
         for k in r.keywords:
             line_rules.setdefault(k.encode(), []).append(r)
     by_kw: dict[bytes, list[Rule]] = {}
-    token_words, context_words = set(), set()
+    token_words: set[str] = set()
+    context_words: set[str] = set()
     for r in rules:
         for k in r.keywords:
             by_kw.setdefault(k.encode(), []).append(r)

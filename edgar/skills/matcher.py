@@ -105,15 +105,15 @@ class Index:
 
 def build_index(skills: Iterable[Skill]) -> Index:
     skills = list(skills)
-    docs: list[Counter[str]] = []
+    docs: list[dict[str, float]] = []   # weighted term counts (WEIGHTS are floats)
     lengths: list[float] = []
     for skill in skills:
-        tf: Counter[str] = Counter()
+        tf: dict[str, float] = {}
         fields = {"name": skill.name.replace("-", " ").replace("_", " "),
                   "keywords": " ".join(skill.keywords), "description": skill.description}
         for name, text in fields.items():
             for token in tokenize(text):
-                tf[token] += WEIGHTS[name]
+                tf[token] = tf.get(token, 0.0) + WEIGHTS[name]
         docs.append(tf)
         lengths.append(sum(tf.values()))
     n = len(docs)

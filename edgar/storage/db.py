@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import ClassVar, Self, TypeVar
 
 T = TypeVar("T")
 
@@ -100,7 +100,7 @@ class DB:
         with self._lock:
             self.conn.close()
 
-    def __enter__(self) -> DB:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

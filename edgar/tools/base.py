@@ -17,12 +17,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Mapping, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from edgar.conversation import ToolSpec
-from edgar.events import ErrorRecord
+from edgar.events import ErrorKind, ErrorRecord
 
 if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
@@ -71,10 +71,10 @@ def validation_text(exc: ValidationError) -> str:
 class ToolFailure(Exception):
     """A tool failed in a way the harness can name. ``message`` goes to the model only."""
 
-    def __init__(self, kind: str, message: str, exit_code: int | None = None,
+    def __init__(self, kind: ErrorKind, message: str, exit_code: int | None = None,
                  program: str | None = None):
         super().__init__(message)
-        self.kind = kind
+        self.kind: ErrorKind = kind
         self.message = message
         self.exit_code = exit_code
         self.program = program
@@ -123,10 +123,11 @@ class ToolContext:
 
 
 class Tool:
-    name: ClassVar[str]
-    description: ClassVar[str]
+    # class attributes of a built-in tool; an MCP tool (mcp/tool.py) sets them per instance
+    name: str
+    description: str
     Args: ClassVar[type[ToolArgs]]
-    access: ClassVar[Access] = "read"
+    access: Access = "read"
 
     def spec(self) -> ToolSpec:
         cached = _SPECS.get(type(self))
@@ -156,7 +157,7 @@ _SPECS: dict[type, ToolSpec] = {}
 SECRET_WORDS = ("KEY", "SECRET", "TOKEN", "PASSWORD")
 
 
-def strip_env(environ: os._Environ[str] | dict[str, str]) -> dict[str, str]:
+def strip_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The environment a tool's subprocess sees: without any variable that names a secret."""
     return {k: v for k, v in environ.items() if not any(w in k.upper() for w in SECRET_WORDS)}
 

@@ -19,6 +19,7 @@ import os
 import stat
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO, TypeVar
 
@@ -114,22 +115,18 @@ async def off_loop(work: Callable[[threading.Event], T]) -> T:
     loop = asyncio.get_running_loop()
     done: asyncio.Future[T] = loop.create_future()
 
-    def settle(ok: bool, value: object) -> None:
-        if done.done():
-            return
-        if ok:
-            done.set_result(value)  # type: ignore[arg-type]
-        else:
-            done.set_exception(value)  # type: ignore[arg-type]
+    def settle(outcome: Callable[[], None]) -> None:
+        if not done.done():
+            outcome()
 
     def runner() -> None:
+        outcome: Callable[[], None]
         try:
-            result: object = work(stop)
-            ok = True
+            outcome = partial(done.set_result, work(stop))
         except BaseException as exc:  # handed to the awaiting task, never lost
-            result, ok = exc, False
+            outcome = partial(done.set_exception, exc)
         try:
-            loop.call_soon_threadsafe(settle, ok, result)
+            loop.call_soon_threadsafe(settle, outcome)
         except RuntimeError:  # the loop has closed: nobody waits for this any more
             pass
 

@@ -250,7 +250,7 @@ class Builder:
         ex_id = ex.id if ex is not None else None
         for m in finished:
             reply = m.reply()
-            if ex_id is not None and m.exchange_id == ex_id:
+            if ex is not None and m.exchange_id == ex_id:
                 ex.replies.append(reply)
             if m.line > self.after:
                 self._acc(m.session).add(m, reply)

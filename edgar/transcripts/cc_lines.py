@@ -40,7 +40,9 @@ class Line:
     terminated: bool = True  # False only for a last line without its newline
 
 
-_scan_once = json.JSONDecoder().scan_once  # the C scanner json.loads ends up in
+# the C scanner json.loads ends up in; typeshed's JSONDecoder omits this attribute (its
+# __init__ sets it), and its make_scanner stub wants a scanner for context: stubs, not code
+_scan_once = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _BAD_JSON = "invalid JSON (JSONDecodeError)"
 
 

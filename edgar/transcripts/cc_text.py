@@ -15,7 +15,7 @@ Guarantees:
   is hook output), marked or not.
 - ``marked=False`` (older versions) applies the marker-free rules; when in
   doubt the text is the client's, never the person's.
-- ``strip_client_elements`` removes client elements even when nested or
+- ``strip_elements`` removes client elements even when nested or
   unbalanced: no lone closing tag is ever left in typed text.
 """
 

@@ -121,7 +121,7 @@ def check_record(value: object) -> tuple[str | None, list[str]]:
         if tc is not str and tc is not list:
             return "content of the wrong type", []
         odd = _NONE if type(get("timestamp")) is str else ["no timestamp"]
-        if tc is list:
+        if type(content) is list:   # (tc: mypy narrows on the expression, not the name)
             allowed = _BLOCKS[kind]  # hoisted: assistant records run this per block
             for block in content:
                 if type(block) is not dict:
