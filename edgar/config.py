@@ -11,7 +11,10 @@ Guarantees:
   so the error names the layer that holds the mistake.
 - Types are strict: ``"5"`` is not a number in a file, ``true`` is not an integer; an integer
   is accepted for a float. Numbers are range-checked (``> 0`` and a sane maximum, per field).
-  ``EDGAR_MAX_TURNS``, text by nature, is parsed here.
+  ``EDGAR_MAX_STEPS``, text by nature, is parsed here.
+- A renamed key works under its old name in every layer (``max_turns``, ``EDGAR_MAX_TURNS``,
+  ``--max-turns``: ADR-0058) and says so once on stderr, with its replacement and file:line;
+  a bad value is named as written. Old and new name in one layer is an error.
 - ``Settings`` and its sections are mutable models: attribute access and assignment (assignment
   is validated too; a misspelt attribute is an error), ``provider(name)``, ``model_copy``.
 
@@ -23,13 +26,13 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-PermissionMode = Literal["ask", "auto-edit", "yes", "read-only"]
-PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
+from edgar.tools.modes import PermissionMode
 
 DAY = 86_400.0  # seconds: the longest any single timeout may be
 MILLION = 1_000_000
@@ -175,7 +178,7 @@ class Settings(_Section):
 
     model: str = "sonnet"   # an alias: the current Sonnet of edgar/providers/models.json
     permission_mode: PermissionMode = "ask"
-    max_turns: int = Field(50, gt=0, le=10_000)
+    max_steps: int = Field(50, gt=0, le=10_000)   # model calls of the loop in one turn
     providers: dict[str, ProviderSettings] = Field(default_factory=dict)
     tools: ToolsSettings = Field(default_factory=ToolsSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
@@ -199,9 +202,12 @@ class ConfigError(Exception):
 ENV_KEYS = {
     "EDGAR_MODEL": "model",
     "EDGAR_PERMISSION_MODE": "permission_mode",
-    "EDGAR_MAX_TURNS": "max_turns",
+    "EDGAR_MAX_STEPS": "max_steps",
+    "EDGAR_MAX_TURNS": "max_turns",     # the deprecated name of EDGAR_MAX_STEPS
 }
-_ENV_INTS = frozenset({"max_turns"})
+_ENV_INTS = frozenset({"max_steps", "max_turns"})
+RENAMED = {"max_turns": "max_steps"}   # deprecated top-level key -> its name now (ADR-0058)
+_warned: set[str] = set()   # deprecation lines already said by this process
 
 
 def user_dir() -> Path:
@@ -235,19 +241,28 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
                 from edgar.sandbox.trust import admit
 
                 data = admit(project_root, data)
-            _check(data, lambda loc, p=path, t=text: _file_place(p, t, loc))
+            renamed = _rename(data, _in_file(path, text))
+            _check(data, lambda loc, p=path, t=text: _file_place(p, t, loc), renamed)
             _deep_merge(merged, data)
     for var, key in ENV_KEYS.items():
         if env.get(var):
             layer: dict[str, Any] = {}
             _set_dotted(layer, key, _from_env(var, key, env[var]))
-            _check(layer, lambda loc, v=var: v)
+            renamed = _rename(layer, lambda old, new: (_env_name(old), _env_name(new)))
+            if renamed and env.get(_env_name(RENAMED[key])):
+                raise ConfigError(f"{var} and {_env_name(RENAMED[key])} are both set: "
+                                  f"{var} is the old name, keep only {_env_name(RENAMED[key])}")
+            _check(layer, lambda loc, v=var: v, renamed)
             _deep_merge(merged, layer)
     for key, value in (overrides or {}).items():
         if value is not None:
             layer = {}
             _set_dotted(layer, key, value)
-            _check(layer, lambda loc, k=key: "--" + k.replace("_", "-").replace(".", "-"))
+            renamed = _rename(layer, lambda old, new: (_flag(old), _flag(new)))
+            if renamed and (overrides or {}).get(RENAMED[key]) is not None:
+                raise ConfigError(f"{_flag(key)} and {_flag(RENAMED[key])} are both given: "
+                                  f"{_flag(key)} is the old name, keep only {_flag(RENAMED[key])}")
+            _check(layer, lambda loc, k=key: _flag(k), renamed)
             _deep_merge(merged, layer)
     try:
         return Settings.model_validate(merged)
@@ -275,17 +290,54 @@ def _from_env(var: str, key: str, text: str) -> Any:
     return text
 
 
-def _check(data: dict[str, Any], place: Any) -> None:
+def _in_file(path: Path, text: str) -> Callable[[str, str], tuple[str, str]]:
+    def names(old: str, new: str) -> tuple[str, str]:
+        return f"{_file_place(path, text, (old,))}: '{old}'", f"'{new}'"
+    return names
+
+
+def _flag(key: str) -> str:
+    return "--" + key.replace("_", "-").replace(".", "-")
+
+
+def _env_name(key: str) -> str:
+    return next((var for var, k in ENV_KEYS.items() if k == key), "EDGAR_" + key.upper())
+
+
+def _rename(layer: dict[str, Any],
+            names: Callable[[str, str], tuple[str, str]]) -> dict[str, str]:
+    """Move this layer's deprecated keys to their new names, saying so once per place;
+    ``names(old, new)`` spells both. Returns {new: old} of the keys moved."""
+    moved: dict[str, str] = {}
+    for old, new in RENAMED.items():
+        if old not in layer:
+            continue
+        said_old, said_new = names(old, new)
+        if new in layer:
+            raise ConfigError(f"{said_old} is the old name of {said_new}: keep only {said_new}")
+        layer[new] = layer.pop(old)
+        moved[new] = old
+        line = (f"edgar: {said_old} is deprecated: use {said_new} (the same meaning: model "
+                "calls one turn may make)")
+        if line not in _warned:
+            _warned.add(line)
+            print(line, file=sys.stderr)
+    return moved
+
+
+def _check(data: dict[str, Any], place: Any, renamed: dict[str, str] | None = None) -> None:
     """Validate one layer alone, so an error names the file, variable or flag that holds it."""
     try:
         Settings.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(_describe(exc, place)) from None
+        raise ConfigError(_describe(exc, place, renamed or {})) from None
 
 
-def _describe(exc: ValidationError, place: Any) -> str:
+def _describe(exc: ValidationError, place: Any, renamed: dict[str, str] | None = None) -> str:
     error = exc.errors(include_url=False)[0]  # the first mistake, in input order
     loc = tuple(error["loc"])
+    if loc and renamed and loc[0] in renamed:   # said under the name the person wrote
+        loc = (renamed[str(loc[0])], *loc[1:])
     key = ".".join(str(part) for part in loc)
     where = place(loc)
     if error["type"] == "extra_forbidden":

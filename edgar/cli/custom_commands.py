@@ -12,6 +12,8 @@ Guarantees:
   comma-separated string of rules, e.g. ``Bash(git status:*), Bash(git diff:*)``), which the
   running turn may use without asking; unknown keys are ignored. A broken file is reported,
   never fatal.
+- ``pieces`` splits the body into text and ``!`cmd``` shell pieces (arguments filled into
+  both); ``cli/command_expand.py`` runs the shell pieces and attaches ``@path`` files.
 - The expansion is text the client wrote, not the person: the caller sends it as an
   attachment (``Attached``), while the ``PromptTyped`` is the ``/NAME ARGS`` line as typed.
 """
@@ -22,6 +24,12 @@ import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from edgar.sandbox.trust import RUNS
+
+if TYPE_CHECKING:
+    from edgar.tools.rules import Rule
 
 MAX_BYTES = 256_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
@@ -111,38 +119,46 @@ def split_line(line: str) -> tuple[str, str] | None:
     return name, args.strip()
 
 
-def expand(command: CustomCommand, args: str) -> str:
-    body = command.body
+def pieces(command: CustomCommand, args: str) -> list[tuple[str, str]]:
+    """The body as ``("text", …)`` and ``("shell", command)`` pieces, in order, with the
+    arguments filled in: a ``!`cmd``` is a shell piece (run before the model sees the body;
+    ``cli/command_expand.py``), everything else text."""
     try:
         words = shlex.split(args)
     except ValueError:
         words = args.split()
+    body = command.body
     used = "$ARGUMENTS" in body or _POSITIONAL.search(body) is not None
-    body = body.replace("$ARGUMENTS", args)
-    body = _POSITIONAL.sub(lambda m: words[int(m.group(1)) - 1]
-                           if int(m.group(1)) <= len(words) else "", body)
+
+    def fill(text: str) -> str:
+        text = text.replace("$ARGUMENTS", args)
+        return _POSITIONAL.sub(lambda m: words[int(m.group(1)) - 1]
+                               if int(m.group(1)) <= len(words) else "", text)
+
+    out: list[tuple[str, str]] = []
+    at = 0
+    for match in RUNS.finditer(body):
+        out.append(("text", fill(body[at:match.start()])))
+        out.append(("shell", fill(match.group(1))))
+        at = match.end()
+    out.append(("text", fill(body[at:])))
     if args and not used:
-        body += f"\n\nARGUMENTS: {args}"
-    return body
+        out.append(("text", f"\n\nARGUMENTS: {args}"))
+    return [(kind, text) for kind, text in out if text or kind == "shell"]
 
 
-def resolve(line: str, root: Path, user: Path | None) -> tuple[CustomCommand, str] | None:
-    """(command, expansion) when ``line`` calls a custom command, else None."""
-    parts = split_line(line.strip())
-    if parts is None:
-        return None
-    found, _ = discover(root, user)
-    command = found.get(parts[0])
-    if command is None:
-        return None
-    return command, expand(command, parts[1])
+def expand(command: CustomCommand, args: str) -> str:
+    """The body with the arguments filled in, ``!`cmd``` left as written (not run)."""
+    return "".join(text if kind == "text" else f"!`{text}`"
+                   for kind, text in pieces(command, args))
 
 
-def allowed_rules(command: CustomCommand) -> tuple[list, list[str]]:
+def allowed_rules(command: CustomCommand) -> tuple[list[Rule], list[str]]:
     """The command's ``allowed-tools`` as rules, and a warning per entry that is not a rule."""
     from edgar.tools.rules import RuleError, parse_rule
 
-    rules, warnings = [], []
+    rules: list[Rule] = []
+    warnings: list[str] = []
     for text in command.allowed_tools:
         try:
             rules.append(parse_rule(text))

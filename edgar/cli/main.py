@@ -43,9 +43,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="PROVIDER:MODEL, an alias (sonnet, opus, haiku) or a bare "
                    "id, e.g. anthropic:claude-sonnet-5-5, "
                    "openai:gpt-4.1, scripted:PATH")
-    p.add_argument("--permission-mode", choices=("ask", "auto-edit", "yes", "read-only"))
+    from edgar.tools.modes import MODES
+
+    p.add_argument("--permission-mode", choices=MODES)
     p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
-    p.add_argument("--max-turns", type=int)
+    p.add_argument("--max-steps", type=int, metavar="N",
+                   help="most model calls (steps) one turn may make (max_steps in config)")
+    p.add_argument("--max-turns", type=int, help=argparse.SUPPRESS)  # deprecated: --max-steps
     p.add_argument("--no-history", action="store_true", help="do not append to history.md")
     p.add_argument("--no-verify", action="store_true", help="skip the verify command")
     p.add_argument("-c", "--continue", dest="cont", action="store_true",

@@ -22,12 +22,15 @@ import asyncio
 import json
 import signal
 import sys
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from edgar.events import (
     Attached, ErrorRecord, Event, FactLearned, ModelResponded, Notice, PromptTyped, TextDelta, ToolFinished,
     ToolProposed, to_dict,
 )
+
+if TYPE_CHECKING:
+    from edgar.core.loop import Expand
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
 
@@ -119,7 +122,7 @@ class _Printer:
 
 async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | None = None,
                      fmt: str = "text", out: IO[str] = sys.stdout,
-                     err: IO[str] = sys.stderr) -> int:
+                     err: IO[str] = sys.stderr, expand: Expand | None = None) -> int:
     """Run one turn for what was typed (``prompt``; None: nothing was) and the attachments."""
     from edgar.core.loop import run_turn
     from edgar.core.session import new_id
@@ -154,7 +157,7 @@ async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | 
                                  sources=tuple(s for s, _ in attached), session_id=session.id,
                                  turn_id=turn_id))
     try:
-        result = await run_turn(session, prompt or "", attached, turn_id=turn_id)
+        result = await run_turn(session, prompt or "", attached, turn_id=turn_id, expand=expand)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
@@ -183,7 +186,8 @@ async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | 
             "cost_usd": result.cost,
             "permission_denials": printer.denials,
             "duration_ms": round(result.duration * 1000),
-            "num_turns": result.steps,
+            "num_turns": result.loop_steps,   # Claude Code's meaning: agentic round trips
+            "num_steps": result.steps,        # every model call, compaction's too (ADR-0058)
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
             "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
                          "reactivated": e.reactivated} for e in printer.learned],

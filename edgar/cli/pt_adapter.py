@@ -18,7 +18,8 @@ Guarantees:
 The assumptions (prompt_toolkit 3.0.53, ``application/application.py``):
 ``Application._redraw(render_as_done=False)`` renders synchronously,
 ``Application._request_absolute_cursor_position()`` sends the cursor-position request, and
-``Application._running_in_terminal`` is True exactly while ``in_terminal()`` runs its body.
+``Application._running_in_terminal`` is True exactly while ``in_terminal()`` runs its body, and
+``in_terminal()`` itself ends with those two calls (so copying it is still right).
 """
 
 from __future__ import annotations
@@ -68,6 +69,24 @@ def broken_assumptions() -> list[str]:
     elif list(inspect.signature(request).parameters) != ["self"]:
         problems.append(f"Application._request_absolute_cursor_position"
                         f"{inspect.signature(request)} takes arguments")
-    if getattr(Application(), "_running_in_terminal", None) is not False:
+    from prompt_toolkit.input import DummyInput
+    from prompt_toolkit.output import DummyOutput
+
+    if getattr(Application(input=DummyInput(), output=DummyOutput()),
+               "_running_in_terminal", None) is not False:
         problems.append("a new Application has no _running_in_terminal = False")
+    # redraw_now copies what in_terminal() does after its body; it must still do that
+    import importlib
+
+    module = importlib.import_module("prompt_toolkit.application.run_in_terminal")
+    try:
+        body = inspect.getsource(module.in_terminal)
+    except (OSError, TypeError):
+        body = ""
+    steps = ["app._running_in_terminal = False", "app._request_absolute_cursor_position()",
+             "app._redraw()"]
+    at = [body.find(step) for step in steps]
+    if -1 in at or at != sorted(at):
+        problems.append("in_terminal() no longer ends with _running_in_terminal = False, "
+                        "_request_absolute_cursor_position(), _redraw()")
     return problems

@@ -4,6 +4,8 @@ Guarantees:
 - A renderer only reads events; it never changes the conversation.
 - Each tool call is one line, with ✓ or ✗ and the error kind; an ``edit`` also shows a
   small diff of what it is about to change.
+- In the REPL (``RichRenderer``, and ``PlainRenderer``) each step of a turn (one model call: its text, then its tool
+  lines) is apart from the step before by one blank line, as ``-p`` sets steps' text apart.
 - ``PlainRenderer`` writes plain text (demo, pipes, non-tty stdout). ``RichRenderer`` prints
   each finished Markdown block as soon as its last line arrives (a line of prose, a whole
   code fence, a whole table; see ``mdstream``), and reports what is running for the
@@ -47,6 +49,13 @@ def learned_line(event: FactLearned, undo: str = "/forget") -> str:
     return f"{what}: {event.text} (fact {event.fact_id} · {undo} {event.fact_id})"
 
 
+def tool_step(responded: int, shown: int | None) -> int:
+    """The step a depth-0 tool call is of: the last one whose response ended (a call made
+    before any model call, a command's ``!`cmd```, is step 0), or, should a tool be shown
+    while no response has ended yet, the step whose text is on screen."""
+    return responded if responded or shown is None else shown
+
+
 def money(cost: float | None) -> str:
     return "cost unknown" if cost is None else f"${cost:.4f}"
 
@@ -82,6 +91,15 @@ class PlainRenderer:
     def __init__(self, out: IO[str]):
         self.out = out
         self.mid_line = False
+        self.blank = True          # the last line written was blank (or nothing was)
+        self.responded = 0         # depth-0 model responses so far in this turn
+        self.shown_step: int | None = None
+
+    def _step(self, step: int) -> None:
+        """A blank line before a new step's first text or tool line (as RichRenderer)."""
+        if self.shown_step is not None and step != self.shown_step and not self.blank:
+            self._line("")
+        self.shown_step = step
 
     def say(self, text: str, style: str = "") -> None:
         """A line edgar writes (command output, questions); ``style`` is ignored here."""
@@ -96,16 +114,25 @@ class PlainRenderer:
             self.mid_line = False
         self.out.write(text + "\n")
         self.out.flush()
+        self.blank = not text.strip()
 
     def __call__(self, event: Event) -> None:
         indent = "  " * event.depth
         if isinstance(event, TextDelta):
+            if event.depth == 0 and event.text.strip():
+                self._step(self.responded + 1)
             if not self.mid_line:
                 self.out.write(indent)
             self.out.write(event.text)
             self.out.flush()
             self.mid_line = not event.text.endswith("\n")
+            if event.text:
+                self.blank = event.text.endswith("\n\n") or (not event.text.strip() and self.blank)
+        elif isinstance(event, TurnStarted) and event.depth == 0:
+            self.responded, self.shown_step = 0, None
         elif isinstance(event, ToolProposed):
+            if event.depth == 0:
+                self._step(tool_step(self.responded, self.shown_step))
             self._line(f"{indent}  → {tool_line(event)}")
         elif isinstance(event, ToolFinished):
             mark = "✓" if event.ok else f"✗ {event.error.kind if event.error else 'failed'}"
@@ -126,8 +153,8 @@ class PlainRenderer:
         elif isinstance(event, TurnFinished) and event.depth == 0:
             self._line(f"\n[{event.outcome} · {event.duration:.1f}s · {event.tokens} tokens · "
                        f"{money(event.cost)}]")
-        elif isinstance(event, ModelResponded):
-            pass
+        elif isinstance(event, ModelResponded) and event.depth == 0:
+            self.responded += 1
 
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -155,6 +182,8 @@ class RichRenderer:
         self.phase = ""            # "", "waiting", "thinking" or "writing" (depth 0 only)
         self.since = 0.0
         self._blank = True         # the last printed line was blank (collapse runs of them)
+        self.responded = 0         # depth-0 model responses so far in this turn
+        self.shown_step: int | None = None   # the step the last text or tool line was of
 
     @property
     def console(self) -> Any:
@@ -210,6 +239,13 @@ class RichRenderer:
         self._flush_text()
         self._print(Text(text, style=style))
 
+    def _step(self, step: int) -> None:
+        """A blank line before a new step's first text or tool line, as ``-p`` does."""
+        if self.shown_step is not None and step != self.shown_step and not self._blank:
+            self.console.print()
+            self._blank = True
+        self.shown_step = step
+
     def _flush_text(self) -> None:
         for block in self.splitter.flush():
             self._block(block)
@@ -222,6 +258,7 @@ class RichRenderer:
                 self.console.print()
                 self._blank = True
             return
+        self._step(self.responded + 1)   # text streams before its step's ModelResponded
         heading = _HEADING.match(block)
         if heading:
             level = len(heading.group(1))
@@ -272,8 +309,11 @@ class RichRenderer:
         elif isinstance(event, TurnStarted):
             if event.depth == 0:
                 self._phase("waiting")
+                self.responded, self.shown_step = 0, None
         elif isinstance(event, ToolProposed):
             self._flush_text()
+            if event.depth == 0:
+                self._step(tool_step(self.responded, self.shown_step))
             line = tool_line(event)
             self.running[event.call_id] = (line, time.monotonic())
             if event.tool == "edit":
@@ -295,6 +335,7 @@ class RichRenderer:
         elif isinstance(event, ModelResponded):
             if event.depth == 0:
                 self._flush_text()
+                self.responded += 1
                 self._phase("waiting")
         elif isinstance(event, QueueDelivered):
             delivered, self.queued = self.queued[:event.count], self.queued[event.count:]

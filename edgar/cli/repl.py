@@ -40,8 +40,12 @@ from edgar.core.queue import PromptQueue
 from edgar.events import Attached, Event, PromptTyped, QueueDelivered
 
 if TYPE_CHECKING:
+    import argparse
+
     from edgar.cli.asker import Asking
     from edgar.cli.setup import App
+    from edgar.config import Settings
+    from edgar.core.loop import Expand
     from edgar.tools.permissions import Answer
 
 
@@ -95,6 +99,7 @@ class Repl:
     # -- the one door for typed lines ------------------------------------------------
     async def submit(self, line: str) -> None:
         """Handle one line the person typed: an answer, a command, or a prompt."""
+        from edgar.cli.command_expand import prepare
         from edgar.core.session import new_id
 
         line = typed(line)
@@ -126,6 +131,7 @@ class Repl:
             return
         try:
             attached = at_paths(line, Path.cwd(), session.root)
+            prepared = None if custom is None else prepare(*custom, session.root, Path.cwd())
         except AttachRefused as exc:
             self.say(f"edgar: {exc} — your line is back in the prompt", "yellow")
             self.default = line
@@ -136,30 +142,24 @@ class Repl:
             self.app.bus.publish(PromptTyped(text=line, session_id=session.id, turn_id=turn_id))
         attached += [("/undo", note) for note in self.notes]
         self.notes = []
-        if custom is not None:
-            attached.append((f"/{custom[0].name}", custom[1]))
-            session.gate.extra = custom[2]
         if attached:
             self.app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
                                           sources=tuple(s for s, _ in attached),
                                           session_id=session.id, turn_id=turn_id))
-        self._start_turn(line, attached, turn_id)
+        expand = None
+        if prepared is not None:   # its !`cmd` lines run inside the turn (cli/command_expand.py)
+            for warning in prepared.warnings:
+                self.say(warning, "yellow")
+            session.gate.extra = prepared.rules
+            expand = prepared.for_turn(self.app.bus, session.id)
+        self._start_turn(line, attached, turn_id, expand)
 
-    def _custom(self, line: str) -> tuple[Any, str, list] | None:
-        """(command, expansion, its allowed-tools rules) when the line calls a command file."""
-        from edgar.cli.custom_commands import allowed_rules, resolve, split_line
+    def _custom(self, line: str) -> tuple[Any, str] | None:
+        """(command, argument text) when the line calls a command file."""
+        from edgar.cli.command_expand import find
         from edgar.config import user_dir
 
-        parts = split_line(line.strip())
-        if parts is None or parts[0] in slash.COMMANDS or parts[0] in slash.ALIASES:
-            return None
-        found = resolve(line, self.app.session.root, user_dir())
-        if found is None:
-            return None
-        rules, warnings = allowed_rules(found[0])
-        for warning in warnings:
-            self.say(warning, "yellow")
-        return found[0], found[1], rules
+        return find(line, self.app.session.root, user_dir(), {*slash.COMMANDS, *slash.ALIASES})
 
     def note_for_model(self, text: str) -> None:
         """Send ``text`` with the next prompt, as an attachment (never as typed text)."""
@@ -177,12 +177,14 @@ class Repl:
                 if c.name not in slash.COMMANDS]
 
     # -- the foreground task: a turn, or a long command such as /compact -------------
-    def _start_turn(self, text: str, attached: list[tuple[str, str]], turn_id: str = "") -> None:
+    def _start_turn(self, text: str, attached: list[tuple[str, str]], turn_id: str = "",
+                    expand: Expand | None = None) -> None:
         from edgar.core.loop import run_turn
         from edgar.core.session import new_id
 
         self.turn_id = turn_id or new_id()
-        self._run(run_turn(self.app.session, text, attached, turn_id=self.turn_id))
+        self._run(run_turn(self.app.session, text, attached, turn_id=self.turn_id,
+                           expand=expand))
 
     def run_foreground(self, work: Awaitable[Any]) -> None:
         self._run(work)
@@ -377,7 +379,8 @@ def make_renderer(interactive: bool, root: Path | None = None) -> Renderer:
     return RichRenderer(root=root)
 
 
-def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | None,
+def run_repl(args: argparse.Namespace, root: Path, settings: Settings,
+             resumed: tuple[str, list] | None,
              first: str | None = None) -> int:
     from edgar.cli.setup import build
 
@@ -390,8 +393,7 @@ def run_repl(args: Any, root: Path, settings: Any, resumed: tuple[str, list] | N
     asker = Asker(renderer.say, screen)
     app = build(root, settings, confirm=asker.confirm if interactive else None,
                 session_id=session_id, history=history,
-                no_history=getattr(args, "no_history", False),
-                no_verify=getattr(args, "no_verify", False),
+                no_history=args.no_history, no_verify=args.no_verify,
                 on_output=getattr(renderer, "tool_output", None))
     app.observe(renderer)
     repl = Repl(renderer, app, asker, screen)

@@ -16,9 +16,13 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from edgar.cli.attach import AttachRefused, at_paths, read_stdin, typed
 from edgar.cli.oneshot import EXIT_USAGE, UsageError, run_prompt
+
+if TYPE_CHECKING:
+    from edgar.core.loop import Expand
 
 
 def fail(message: str) -> int:
@@ -29,9 +33,9 @@ def fail(message: str) -> int:
 def settings_for(args: argparse.Namespace, root: Path):
     from edgar.config import load
 
-    return load(root, overrides={"model": getattr(args, "model", None),
-                                 "permission_mode": getattr(args, "permission_mode", None),
-                                 "max_turns": getattr(args, "max_turns", None)})
+    return load(root, overrides={"model": args.model, "permission_mode": args.permission_mode,
+                                 "max_steps": args.max_steps,
+                                 "max_turns": args.max_turns})   # deprecated (ADR-0058)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,24 +132,25 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) 
     session_id, history = resumed if resumed else (None, None)
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify)
-    attached = attached + command_attachment(app, prompt or "")
     try:
-        return asyncio.run(app.running(run_prompt(app, prompt, attached, args.output_format)))
+        expand = command_expansion(app, prompt or "")
+        return asyncio.run(app.running(run_prompt(app, prompt, attached, args.output_format,
+                                                  expand=expand)))
     finally:
         app.close()
 
 
-def command_attachment(app, line: str) -> list[tuple[str, str]]:
-    """A custom command's expansion as an attachment; its allowed-tools go to the gate."""
-    from edgar.cli.custom_commands import allowed_rules, resolve
+def command_expansion(app, line: str) -> Expand | None:
+    """How a custom command's body joins the turn (``run_turn``'s ``expand``), or None;
+    its allowed-tools go to the gate. Raises ``AttachRefused`` for an ``@path`` outside."""
+    from edgar.cli.command_expand import find, prepare
     from edgar.config import user_dir
 
-    found = resolve(line, app.root, user_dir())
+    found = find(line, app.root, user_dir())
     if found is None:
-        return []
-    command, body = found
-    rules, warnings = allowed_rules(command)
-    for warning in warnings:
+        return None
+    prepared = prepare(*found, app.root, Path.cwd())
+    for warning in prepared.warnings:
         print(f"edgar: {warning}", file=sys.stderr)
-    app.session.gate.extra = rules
-    return [(f"/{command.name}", body)]
+    app.session.gate.extra = prepared.rules
+    return prepared.for_turn(app.bus, app.session.id)

@@ -4,10 +4,12 @@ Guarantees:
 - ``open_project`` builds the one ``Redactor`` (environment secrets plus secret-looking
   config values) and every command uses it: sessions, ``edgar memory``, and, handed over
   as a ``ProjectOpener``, ``edgar stats``/``history``/``import``.
-- ``build`` constructs a session in order — id, log, bus, provider, stores, hooks, session,
-  then subscribers — and nothing is changed after construction. Only this module subscribes
-  anything to the bus (``App.observe`` for the CLI's renderers; learning's ``attach``, which
-  this module calls).
+- ``build`` constructs a session in order — id, log, bus, provider, stores, tools, gate,
+  sandbox, MCP servers and hooks, session, then subscribers — so no object is built in two
+  phases: nothing assigns a Session's collaborators after construction (the architecture test
+  checks it; ADR-0059). Only this module subscribes anything to the bus (``App.observe``
+  for the CLI's renderers; learning's ``attach``, which this module calls).
+- The ``mcp`` SDK and the hooks runner are imported only when a server or a hook is configured.
 - The learning package is attached by name, ``importlib.import_module("edgar.learning")``,
   and only here; when it is not installed edgar runs without it (NFR-12, ADR-0011).
 """
@@ -20,7 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Awaitable, Callable, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, TypeVar
 
 from edgar.bus import Bus
 from edgar.config import Settings, user_dir
@@ -33,13 +35,19 @@ from edgar.core.reminders import PromptState
 from edgar.core.session import Session, new_id
 from edgar.core.sessionlog import SessionLog, sessions_dir
 from edgar.core.turn import AfterStop, SkillSource
-from edgar.events import Event, ModelResponded, Notice, ToolFinished, TurnFinished, TurnStarted
+from edgar.events import (Event, ModelResponded, Notice, ToolFinished, ToolProposed, TurnFinished,
+                          TurnStarted)
 from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
 from edgar.sandbox.session import SessionSandbox
 from edgar.tools.permissions import Confirm, PermissionGate
+from edgar.tools.base import Tool
 from edgar.tools.registry import default_tools
+
+if TYPE_CHECKING:
+    from edgar.hooks.runner import Hooks
+    from edgar.mcp.manager import McpServers
 
 LEARNING = "edgar.learning"
 T = TypeVar("T")
@@ -60,8 +68,8 @@ class App:
     memory: MemoryStore
     learning: Closable | None = None   # the attached learning handle; None when not installed
     closers: list[Callable[[], None]] = field(default_factory=list)
-    mcp: Any = None               # edgar.mcp.manager.McpServers when servers are configured
-    hooks: Any = None             # edgar.hooks.runner.Hooks when hooks are configured
+    mcp: McpServers | None = None   # when MCP servers are configured
+    hooks: Hooks | None = None      # when hooks are configured
     starts: list[Callable[[], None]] = field(default_factory=list)      # inside the loop
     async_closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
@@ -186,30 +194,43 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     nested.already_seen(m.text() for m in history or [])
     checkpoints = Checkpoints(root, state, sid)
     sandbox = session_sandbox(root, settings, bus, sid)
+    tools = default_tools()
+    gate = permission_gate(root, settings, bus, confirm)
+    problems: list[str] = []   # broken server or hook entries: skipped, and said at the start
+    servers = mcp_servers(root, settings, bus, sid, tools, problems)
+    hooks = user_hooks(root, settings, bus, sid, gate, sandbox, problems)
+    waits: list[Callable[[], Awaitable[None]]] = []   # before every model call
+    if servers is not None:
+        waits.append(servers.ready)
+    if hooks is not None:
+        waits.append(hooks.drain)
     session = Session(root=root, settings=settings, bus=bus, provider=provider,
-                      tools=default_tools(), gate=permission_gate(root, settings, bus, confirm),
-                      id=sid, messages=list(history or []), log=log, memory=memory,
-                      skills=skills, compactor=compactor, before_step=[compactor],
-                      after_stop=after_stop, sandbox=sandbox, prompt=prompt, nested=nested,
-                      checkpoints=checkpoints,
-                      display_output=on_output)   # a running command's output, as it comes
+                      tools=tools, gate=gate, id=sid, messages=list(history or []), log=log,
+                      memory=memory, skills=skills, compactor=compactor,
+                      before_step=[compactor], after_stop=after_stop, sandbox=sandbox,
+                      prompt=prompt, nested=nested, checkpoints=checkpoints,
+                      display_output=on_output,   # a running command's output, as it comes
+                      guard=hooks, waits=waits)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)
     bus.subscribe(ModelResponded, compactor.on_response)
     if verifier is not None:
         bus.subscribe(ToolFinished, verifier.on_tool)
-    app = App(project, state, bus, session, memory)
-    app.closers.extend([memory.close, log.close, sandbox.close])
-    attach_mcp(app)
-    attach_hooks(app, resumed=bool(history))
-    if learning:
-        module = load_learning()
-        if module is not None:
-            handle = module.attach(bus, state=state, memory=memory, redact=project.redact,
-                                   history=settings.memory.history and not no_history)
-            app.learning = handle
-            app.closers.append(handle.close)
+    if hooks is not None:
+        bus.subscribe(ToolProposed, hooks.on_tool_proposed)
+        bus.subscribe(ToolFinished, hooks.on_tool_finished)
+        bus.subscribe(TurnFinished, hooks.on_turn_finished)
+    handle: Closable | None = None
+    module = load_learning() if learning else None
+    if module is not None:   # its subscribers come last, after the session's own
+        handle = module.attach(bus, state=state, memory=memory, redact=project.redact,
+                               history=settings.memory.history and not no_history)
+    closers = [memory.close, log.close, sandbox.close] + ([handle.close] if handle else [])
+    app = App(project, state, bus, session, memory, learning=handle, closers=closers,
+              mcp=servers, hooks=hooks,
+              starts=_starts(bus, sid, problems, servers, hooks, resumed=bool(history)),
+              async_closers=[x.close for x in (servers, hooks) if x is not None])
     return app
 
 
@@ -273,73 +294,60 @@ def _skills(root: Path, settings: Settings, bus: Bus, session_id: str,
                    limit=settings.skills.max_per_surface, clock=clock)
 
 
-def _say_problems(app: App, problems: list[str]) -> None:
-    """Each config problem as a warning Notice once the session runs (its renderer and the
-    ``-p`` printer subscribe after ``build``); the session goes on without that entry."""
-    from edgar.events import Notice
-
+def _starts(bus: Bus, session_id: str, problems: list[str], servers: McpServers | None,
+            hooks: Hooks | None, *, resumed: bool) -> list[Callable[[], None]]:
+    """What ``App.running`` starts inside the loop, in order: the config problems said as
+    warning Notices (the renderer and the ``-p`` printer subscribe after ``build``), then the
+    MCP servers, then the hooks (SessionStart)."""
     def say() -> None:
         for message in problems:
-            app.bus.publish(Notice(level="warning", message=message, session_id=app.session.id))
+            bus.publish(Notice(level="warning", message=message, session_id=session_id))
 
-    if problems:
-        app.starts.insert(0, say)
+    starts: list[Callable[[], None]] = [say] if problems else []
+    if servers is not None:
+        starts.append(servers.begin)
+    if hooks is not None:
+        starts.append(lambda: hooks.begin(resumed))
+    return starts
 
 
-def attach_mcp(app: App) -> None:
-    """MCP servers (``edgar/mcp``) when any is configured; nothing is imported otherwise."""
+def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
+                tools: dict[str, Tool], problems: list[str]) -> McpServers | None:
+    """MCP servers (``edgar/mcp``) when any is configured; nothing is imported otherwise.
+    Their tools join ``tools`` as they start; a broken entry is skipped and added to
+    ``problems``, and the session goes on."""
     from edgar.mcp.config import any_configured
 
-    settings, session = app.settings, app.session
-    if not any_configured(app.root, settings.mcp.servers):
-        return
-    from edgar.config import user_dir
+    if not any_configured(root, settings.mcp.servers):
+        return None
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
     from edgar.trusted import project_trusted
 
-    problems: list[str] = []
-    specs = load_servers(app.root, user_dir(), settings.mcp.servers, os.environ, problems)
-    _say_problems(app, problems)  # a broken entry is skipped and said; the session goes on
+    specs = load_servers(root, user_dir(), settings.mcp.servers, os.environ, problems)
     if not specs:
-        return
+        return None
     mcp = settings.mcp
-    servers = McpServers(specs, root=app.root, tools=session.tools, publish=app.bus.publish,
-                         session_id=session.id, trusted=project_trusted(app.root),
-                         startup_timeout=mcp.startup_timeout, call_timeout=mcp.call_timeout,
-                         trust_read_only_hint=mcp.trust_read_only_hint,
-                         sandbox=mcp_sandbox(app.root, app.bus, session.id, mcp.network))
-    app.mcp = servers
-    app.starts.append(servers.begin)
-    app.async_closers.append(servers.close)
-    session.waits.append(servers.ready)
+    return McpServers(specs, root=root, tools=tools, publish=bus.publish, session_id=session_id,
+                      trusted=project_trusted(root), startup_timeout=mcp.startup_timeout,
+                      call_timeout=mcp.call_timeout,
+                      trust_read_only_hint=mcp.trust_read_only_hint,
+                      sandbox=mcp_sandbox(root, bus, session_id, mcp.network))
 
 
-def attach_hooks(app: App, *, resumed: bool = False) -> None:
-    """User hooks (``edgar/hooks``): the guard for the two that may block, bus subscribers
-    for the rest (ADR-0044). Nothing is imported when no hook is configured."""
-    settings, session = app.settings, app.session
+def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str, gate: PermissionGate,
+               sandbox: SessionSandbox, problems: list[str]) -> Hooks | None:
+    """User hooks (``edgar/hooks``): the session's guard for the two that may block, bus
+    subscribers for the rest (ADR-0044). Nothing is imported when no hook is configured."""
     if not settings.hooks:
-        return
-    from edgar.config import user_dir
-    from edgar.events import ToolFinished, ToolProposed, TurnFinished
+        return None
     from edgar.hooks.config import load_hooks
     from edgar.hooks.runner import Hooks
     from edgar.trusted import project_trusted
 
-    problems: list[str] = []
-    specs = load_hooks(app.root, user_dir(), settings.hooks, problems)
-    _say_problems(app, problems)
+    specs = load_hooks(root, user_dir(), settings.hooks, problems)
     if not specs:
-        return
-    hooks = Hooks(specs, root=app.root, session_id=session.id, publish=app.bus.publish,
-                  trusted=project_trusted(app.root), permission_mode=lambda: session.gate.mode,
-                  sandbox=session.sandbox)
-    app.hooks = hooks
-    session.guard = hooks
-    session.waits.append(hooks.drain)
-    app.bus.subscribe(ToolProposed, hooks.on_tool_proposed)
-    app.bus.subscribe(ToolFinished, hooks.on_tool_finished)
-    app.bus.subscribe(TurnFinished, hooks.on_turn_finished)
-    app.starts.append(lambda: hooks.begin(resumed))
-    app.async_closers.append(hooks.close)
+        return None
+    return Hooks(specs, root=root, session_id=session_id, publish=bus.publish,
+                 trusted=project_trusted(root), permission_mode=lambda: gate.mode,
+                 sandbox=sandbox)

@@ -6,20 +6,42 @@ Guarantees:
   word); a command is never sent to the model, even when typed while a turn runs.
 - Commands that would change the conversation under a running turn (``/clear``,
   ``/compact``) refuse while one runs and say why.
-- Optional parts (compaction, skills, memory) are duck-typed; when absent the command says
-  "not available" instead of failing.
+- Optional parts (compaction, skills, memory, checkpoints, MCP servers) may be None; a
+  command whose part is absent says "not available" instead of failing. What a command may
+  use is declared in ``Host`` and ``AppView``; nothing is looked up by name.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+
+if TYPE_CHECKING:
+    from edgar.core.session import Session
+    from edgar.mcp.manager import McpServers
+    from edgar.memory.store import MemoryStore
+
+
+class AppView(Protocol):
+    """What a command may use of the running app (cli/setup.py's ``App``)."""
+
+    @property
+    def session(self) -> Session: ...
+
+    @property
+    def memory(self) -> MemoryStore | None: ...
+
+    @property
+    def mcp(self) -> McpServers | None:
+        """The MCP servers, or None when none is configured."""
+        ...
 
 
 class Host(Protocol):
-    """What a command may use of the REPL."""
+    """What a command may use of the REPL (cli/repl.py's ``Repl``)."""
 
-    app: Any
+    @property
+    def app(self) -> AppView: ...
 
     @property
     def busy(self) -> bool: ...
@@ -29,6 +51,14 @@ class Host(Protocol):
     def request_exit(self) -> None: ...
 
     def run_foreground(self, work: Awaitable[Any]) -> None: ...
+
+    def custom_commands(self) -> list[tuple[str, str, str]]:
+        """(name, where, description) of the command files ``/help`` lists."""
+        ...
+
+    def note_for_model(self, text: str) -> None:
+        """Send ``text`` with the next prompt, as an attachment (never as typed text)."""
+        ...
 
 
 Handler = Callable[[Host, str], Awaitable[None] | None]
@@ -82,8 +112,7 @@ async def run(host: Host, line: str) -> None:
 def _help(host: Host, arg: str) -> None:
     for cmd in COMMANDS.values():
         host.say(f"  {cmd.usage:<18} {cmd.help}")
-    custom = getattr(host, "custom_commands", None)
-    for name, where, description in (custom() if custom else []):
+    for name, where, description in host.custom_commands():
         host.say(f"  /{name:<17} {description} ({where})")
     host.say("  Enter sends · Esc-Enter new line · Up/Ctrl-R history · @path attaches a file")
     host.say("  Esc or Ctrl-C interrupts a turn · typing while it works queues your lines")
@@ -123,7 +152,7 @@ def _model(host: Host, arg: str) -> None:
 
 @command("mode", "/mode [NAME]", "show or set the permission mode")
 def _mode(host: Host, arg: str) -> None:
-    from edgar.tools.permissions import MODES
+    from edgar.tools.modes import MODES
 
     gate = host.app.session.gate
     if not arg:
@@ -148,7 +177,7 @@ def _cost(host: Host, arg: str) -> None:
 
 @command("memory", "/memory", "facts edgar remembers (active and pending)")
 def _memory(host: Host, arg: str) -> None:
-    store = getattr(host.app, "memory", None)
+    store = host.app.memory
     if store is None:
         host.say("memory is not available", "yellow")
         return
@@ -162,7 +191,7 @@ def _memory(host: Host, arg: str) -> None:
 
 @command("forget", "/forget ID", "stop using fact ID (edgar memory list shows ids)")
 def _forget(host: Host, arg: str) -> None:
-    store = getattr(host.app, "memory", None)
+    store = host.app.memory
     if store is None:
         host.say("memory is not available", "yellow")
         return
@@ -212,7 +241,7 @@ def _skill(host: Host, arg: str) -> None:
     try:
         known = skills.force(arg)
     except (KeyError, ValueError, LookupError):
-        known = False
+        known = None
     if not known:  # force() returns None for an unknown name
         host.say(f"no skill {arg!r} (/skills lists them)", "red")
         return
@@ -238,10 +267,9 @@ async def _undo(host: Host, arg: str) -> None:
     host.say(f"undid {len(done)} turn{'s' * (len(done) != 1)}:", "bold")
     for line in lines:
         host.say(f"  {line}")
-    note = getattr(host, "note_for_model", None)
-    if note is not None:  # the model must not go on believing its edits are still there
-        note("The user ran /undo; these files are back as they were before your change: "
-             + "; ".join(lines))
+    # the model must not go on believing its edits are still there
+    host.note_for_model("The user ran /undo; these files are back as they were before your "
+                        "change: " + "; ".join(lines))
 
 
 @command("diff", "/diff", "this session's changes as a unified diff")
@@ -264,6 +292,6 @@ async def _diff(host: Host, arg: str) -> None:
 def _mcp(host: Host, arg: str) -> None:
     from edgar.cli.mcp_cmd import format_rows
 
-    servers = getattr(host.app, "mcp", None)
+    servers = host.app.mcp
     for line in format_rows(servers.rows() if servers is not None else []):
         host.say(line)

@@ -2,8 +2,10 @@
 
 Guarantees:
 - ``edgar trust`` prints every setting in this project's ``.edgar/config.toml`` and
-  ``.mcp.json`` that runs code or widens permissions (key, value, what it does), then
-  records the SHA-256 of those files in the user dir; a later change needs trust again.
+  ``.mcp.json`` that runs code or widens permissions (key, value, what it does), and what
+  its custom commands run (``!`cmd```) or allow (``allowed-tools``), then records the
+  SHA-256 of those files and command folders in the user dir; a later change needs trust
+  again.
 - ``--show`` says whether the project is trusted, which file changed since, and what the
   files ask for; ``--revoke`` forgets the record. Neither changes anything else.
 - ``at_start``: the REPL asks once (``Trust it? [y/N]``; anything but y/yes is no);
@@ -76,7 +78,7 @@ def at_start(root: Path, *, interactive: bool, ask: Callable[[str], str] = input
              err: TextIO = sys.stderr) -> bool:
     """Before settings are final: True when the person trusted the project just now (the
     caller reloads them). Prints nothing when nothing is held back."""
-    if not ((root / ".edgar" / "config.toml").is_file() or (root / ".mcp.json").is_file()):
+    if not any((root / name).exists() for name in (*trust.TRUSTED_FILES, *trust.TRUSTED_DIRS)):
         return False
     damaged = trust.problem()
     if damaged:

@@ -9,7 +9,8 @@ Guarantees:
   ``edit``, ``glob`` or ``grep`` under ``sub/``) are not put into the system prompt, which
   would bust the prompt cache: ``NestedInstructions`` hands each one over once, as a block
   after that tool's result (``<instructions path="sub/AGENTS.md">``), the way Claude Code
-  attaches a nested ``CLAUDE.md`` when a file there is first read.
+  attaches a nested ``CLAUDE.md`` when a file there is first read. A subagent has its
+  own history, so it gets its own tracker (``fresh``): each file once per conversation.
 - Each file is read at most ``MAX_FILE`` characters; the same file reached twice (a
   ``CLAUDE.md`` symlinked to ``AGENTS.md``, identical copies) is given once.
 - These are the person's own files, never learned from (learning sees only ``PromptTyped``).
@@ -93,6 +94,13 @@ class NestedInstructions:
         self.covered = {str(d) for d in _chain(self.root, cwd or self.root)}
         self.delivered: set[str] = set()
         self._texts: set[str] = set()
+
+    def fresh(self) -> "NestedInstructions":
+        """A tracker for a new conversation (a subagent's): the same start chain is covered
+        (it is in the shared system prompt), nothing else delivered yet."""
+        other = NestedInstructions(self.root)
+        other.covered = set(self.covered)
+        return other
 
     def already_seen(self, transcript: Iterable[str]) -> None:
         """Mark files whose block is already in a resumed conversation's text."""

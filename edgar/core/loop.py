@@ -10,13 +10,16 @@ Guarantees:
 - Lines queued while the turn runs are delivered at the next pause (after tool results,
   before the next model call) as one burst.
 - The loop never constructs a ``PromptTyped``; the CLI does, before it calls ``run_turn``.
+- Tool calls the client makes for the turn (``expand``: a custom command's ``!`cmd```) run
+  inside it, after the prompt hooks and before the first model call, through the same
+  harness as the model's (``_caller``), and count among the turn's tools.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import Callable
+from typing import Any, Awaitable, Callable
 
 from edgar.conversation import Block, Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage
 from edgar.core import reminders, stops
@@ -31,6 +34,10 @@ from edgar.providers.base import Finished, ModelRequest, ProviderError, ToolCall
 from edgar.tools.base import ToolContext, clip
 
 Append = Callable[[Message], None]
+# (tool name, arguments) -> its result: a tool call the client makes inside the turn
+RunCall = Callable[[str, dict[str, Any]], Awaitable[ToolResultBlock]]
+# (run a call, turn id) -> attachments for the turn's user message (a custom command's body)
+Expand = Callable[[RunCall, str], Awaitable[list[tuple[str, str]]]]
 
 
 def _where(session: Session, turn: Turn) -> Where:
@@ -53,11 +60,13 @@ def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str =
 
 async def run_turn(session: Session, text: str, attachments: list[tuple[str, str]] | None = None,
                    depth: int = 0, messages: list[Message] | None = None,
-                   turn_id: str | None = None) -> TurnResult:
+                   turn_id: str | None = None, expand: Expand | None = None) -> TurnResult:
     """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0).
 
     ``turn_id`` is the id the caller already gave the turn's ``PromptTyped``; without one
-    the turn gets a fresh id.
+    the turn gets a fresh id. ``expand`` (a custom command's ``!`cmd``` lines) runs inside
+    the turn, after the prompt hooks and before the first model call, with tool calls
+    through the harness; what it returns joins the attachments.
     """
     if depth == 0 and session.guard is not None:
         refusal = await session.guard.before_prompt(text)
@@ -79,6 +88,9 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
             history.append(message)
 
     try:
+        if expand is not None:
+            attachments = [*(attachments or []), *await expand(_caller(session, turn, where),
+                                                               turn.id)]
         told = ""
         if depth == 0:
             if session.skills is not None:  # fired in an earlier turn: still in context
@@ -106,7 +118,7 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
                              tokens=turn.usage.total, error=turn.error, **where))
     return TurnResult(turn.id, turn.outcome, turn.answer, turn.usage, turn.cost, duration,
                       turn.steps, tuple(turn.tools), tuple(sorted(turn.files)),
-                      turn.error_message, turn.error)
+                      turn.error_message, turn.error, loop_steps=turn.loop_steps)
 
 
 def _activate_skills(session: Session, turn: Turn, surface: str,
@@ -123,10 +135,14 @@ def _activate_skills(session: Session, turn: Turn, surface: str,
 async def _steps(session: Session, turn: Turn, history: list[Message], append: Append,
                  where: Where) -> None:
     settings = session.settings
-    for _ in range(settings.max_turns):
+    nested = session.nested
+    if nested is not None and turn.depth > 0:
+        nested = nested.fresh()   # a subagent's history is its own: it has seen none of them
+    for _ in range(settings.max_steps):
         if turn.depth == 0:
             for before in session.before_step:
                 await before.before_step(session, turn)
+        turn.loop_steps += 1
         calls, finished = await _model_step(session, turn, history, append, where)
         stop = finished.stop_reason if finished else "end_turn"
         if stop in stops.CUT:
@@ -140,8 +156,8 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
         if calls:
             results = await _run_tools(session, turn, calls, where)
             blocks: list[Block] = list(results)
-            if turn.depth == 0 and session.nested is not None:  # core/instructions.py
-                note = session.nested.for_calls(calls)
+            if nested is not None:  # core/instructions.py
+                note = nested.for_calls(calls)
                 if note:
                     blocks.append(TextBlock(note))
             if turn.depth == 0:
@@ -164,8 +180,8 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
             return
         append(Message("user", [TextBlock(follow_up)]))
     turn.outcome = "error"
-    turn.error = ErrorRecord("loop", "max_turns")
-    turn.error_message = f"stopped after max_turns={settings.max_turns} model calls"
+    turn.error = ErrorRecord("loop", "max_turns")   # the kind keeps its name (ADR-0058)
+    turn.error_message = f"stopped after max_steps={settings.max_steps} model calls"
 
 
 def _deliver_queue(session: Session, turn: Turn, where: Where) -> str:
@@ -216,6 +232,19 @@ async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],
         turn.pending_results = results
         raise
     return results
+
+
+def _caller(session: Session, turn: Turn, where: Where) -> RunCall:
+    """Tool calls the client makes in this turn, run and counted as the model's are."""
+    ctx = _tool_context(session, turn)
+
+    async def call(name: str, args: dict[str, Any]) -> ToolResultBlock:
+        block, finished = await run_tool(ToolCall(new_id(), name, args), session.tools, ctx,
+                                         session.bus.publish, where)
+        turn.tools.append((name, finished.ok, finished.error.kind if finished.error else None))
+        turn.files.update(finished.files)
+        return _bounded(block, session.settings.context.tool_result_max_chars)
+    return call
 
 
 def _bounded(block: ToolResultBlock, limit: int) -> ToolResultBlock:

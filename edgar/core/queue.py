@@ -7,18 +7,13 @@ matcher surface).
 
 from __future__ import annotations
 
-import asyncio
-
 
 class PromptQueue:
     def __init__(self) -> None:
         self._lines: list[str] = []
-        self._changed: asyncio.Event | None = None
 
     def put(self, text: str) -> None:
         self._lines.append(text)
-        if self._changed is not None:
-            self._changed.set()
 
     def __len__(self) -> int:
         return len(self._lines)

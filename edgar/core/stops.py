@@ -3,7 +3,7 @@
 Guarantees:
 - ``end_turn``/``stop_sequence`` (OpenAI ``stop``) end the step normally; ``tool_use`` runs
   the calls; ``pause_turn`` sends the response back as is so the model goes on (the loop's
-  job, with ``max_turns`` as the bound).
+  job, with ``max_steps`` as the bound).
 - ``max_tokens`` (OpenAI ``length``) and ``model_context_window_exceeded`` (``CUT``): the
   response is incomplete, so none of its tool calls runs — the one being written when the
   limit struck may hold arguments the model never finished. Each gets an error

@@ -52,7 +52,10 @@ class Turn:
     cost: float | None = 0.0
     """Dollars for ``usage``; None once any call had no known price."""
     steps: int = 0
-    """Model calls made for this turn (compaction's summary call counts)."""
+    """Model calls made for this turn (compaction's summary call counts): JSON ``num_steps``."""
+    loop_steps: int = 0
+    """Model calls the loop made (``steps`` without compaction's), which ``max_steps`` bounds:
+    Claude Code's agentic turns, JSON ``num_turns`` (ADR-0058)."""
     tools: list[ToolRun] = field(default_factory=list)
     """Every tool call of this turn (not its subagents'), in order."""
     files: set[str] = field(default_factory=set)
@@ -97,6 +100,7 @@ class TurnResult:
     files: tuple[str, ...]
     error_message: str = ""
     error: ErrorRecord | None = None
+    loop_steps: int = 0
 
 
 class BeforeStep(Protocol):

@@ -17,9 +17,6 @@ Guarantees:
   (where there is one) and what the person can do. The API key never appears in it: server
   text is scrubbed of the key and of anything shaped like one. (The messages:
   ``edgar.providers.http_errors``.)
-
-The names of ``http_retry`` and ``http_errors`` that callers used to import from here are
-still importable from here.
 """
 
 from __future__ import annotations
@@ -30,14 +27,10 @@ import time
 from typing import TYPE_CHECKING, Any, AsyncGenerator, Callable, Protocol, Sequence
 
 from edgar.providers.base import ProviderError, StreamEvent, TextChunk, ThinkingChunk
-from edgar.providers.http_errors import (  # noqa: F401 - re-exported for older importers
-    DETAIL_CHARS, Hints, answer_timeout, error_detail, gave_up, malformed_event,
-    response_error, scrub, status_message, stream_error, transport_error,
+from edgar.providers.http_errors import (
+    Hints, answer_timeout, gave_up, malformed_event, response_error, transport_error,
 )
-from edgar.providers.http_retry import (  # noqa: F401 - re-exported for older importers
-    MAX_BACKOFF, MAX_RETRY_AFTER, NEVER_RETRY, RETRY_STATUSES, backoff, retry_after,
-    should_retry,
-)
+from edgar.providers.http_retry import backoff, retry_after
 from edgar.providers.sse_adapter import sse_batches
 
 if TYPE_CHECKING:

@@ -8,13 +8,17 @@ own and always apply.
 
 Guarantees:
 - ``trusted(root)`` is True only when the user dir holds a record for this root whose
-  SHA-256 of every file in ``TRUSTED_FILES`` (absent counts) equals the files now: any
+  SHA-256 of every file in ``TRUSTED_FILES`` and of every folder in ``TRUSTED_DIRS`` (absent
+  counts; a record made before a name was digested counts it absent) equals them now: any
   change to them needs trust again.
 - ``admit(root, data)`` returns the project layer without the gated keys when the project is
   not trusted; ``pending(root)`` lists what was held back (file, key, value, what it does).
 - The record (``trust.json`` in the user dir, mode 0600) is replaced atomically; a damaged
   one trusts nothing and is said to be damaged, never a traceback.
 - Pure but for reading the files and the record; no network, no model.
+
+Custom command folders (``TRUSTED_DIRS``) are part of the digest: a project command's
+``!`cmd``` runs, and its ``allowed-tools`` apply, only in a trusted project (ADR-0064).
 
 Reused by hooks and MCP servers (issue 15) and permission rules (issue 16): add a ``Gate``
 for each new key that runs code, and call ``trusted(root)`` before starting anything the
@@ -27,14 +31,20 @@ import copy
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from edgar.tools.modes import UNASKED
+
 TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json")
+# custom command folders (cli/custom_commands.py): a body's !`cmd` runs, allowed-tools widen
+TRUSTED_DIRS: tuple[str, ...] = (".edgar/commands", ".claude/commands")
 RECORD = "trust.json"
+RUNS = re.compile(r"!`([^`\n]+)`")   # Claude Code's "run this first" in a command body
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +61,7 @@ def _always(value: Any) -> bool:
 
 
 GATES: tuple[Gate, ...] = (
-    Gate("permission_mode", lambda v: v in ("auto-edit", "yes"),
+    Gate("permission_mode", lambda v: v in UNASKED,
          "lets tools run without asking"),
     Gate("tools.allow_outside_root", lambda v: v is True,
          "lets tools read and write outside the project"),
@@ -99,7 +109,8 @@ def _key(root: Path) -> str:
 
 
 def digests(root: Path) -> dict[str, str]:
-    """SHA-256 of each trusted file as it is now ("absent" when missing)."""
+    """SHA-256 of each trusted file as it is now ("absent" when missing), and of each
+    command folder (every ``*.md`` under it: its path and bytes)."""
     out: dict[str, str] = {}
     for name in TRUSTED_FILES:
         try:
@@ -108,7 +119,37 @@ def digests(root: Path) -> dict[str, str]:
             out[name] = "absent"
         except OSError as exc:
             out[name] = f"unreadable: {exc.strerror}"
+    for name in TRUSTED_DIRS:
+        out[name] = _tree_digest(root / name)
     return out
+
+
+def _command_files(directory: Path) -> list[Path]:
+    try:
+        return sorted(p for p in directory.rglob("*.md") if p.is_file())
+    except OSError:
+        return []
+
+
+def _tree_digest(directory: Path) -> str:
+    if not directory.is_dir():
+        return "absent"
+    digest = hashlib.sha256()
+    for path in _command_files(directory):
+        try:
+            with path.open("rb") as handle:   # streamed: a huge file costs no memory
+                each = hashlib.file_digest(handle, "sha256").digest()
+        except OSError as exc:
+            return f"unreadable: {path.name}: {exc.strerror}"
+        rel = path.relative_to(directory).as_posix().encode("utf-8", "surrogateescape")
+        digest.update(len(rel).to_bytes(4, "big") + rel + each)
+    return digest.hexdigest()
+
+
+def _same(recorded: object, now: dict[str, str]) -> list[str]:
+    """Names whose digest differs from the record (a name the record lacks was absent)."""
+    files = recorded if isinstance(recorded, dict) else {}
+    return [name for name, digest in now.items() if files.get(name, "absent") != digest]
 
 
 def _load_records() -> tuple[dict[str, Any], str | None]:
@@ -133,7 +174,8 @@ def record(root: Path) -> dict[str, Any] | None:
 def trusted(root: Path) -> bool:
     """Whether this project's config files are exactly the ones the person trusted."""
     entry = record(root)
-    return entry is not None and entry.get("files") == digests(root)
+    return (entry is not None and isinstance(entry.get("files"), dict)
+            and not _same(entry["files"], digests(root)))
 
 
 def changed(root: Path) -> list[str]:
@@ -141,8 +183,7 @@ def changed(root: Path) -> list[str]:
     entry = record(root)
     if entry is None or not isinstance(entry.get("files"), dict):
         return []
-    now = digests(root)
-    return [name for name in TRUSTED_FILES if entry["files"].get(name) != now[name]]
+    return _same(entry["files"], digests(root))
 
 
 def _write_records(projects: dict[str, Any]) -> None:
@@ -249,6 +290,33 @@ def wanted(root: Path) -> list[Held]:
                                      *(spec.get("args") or [])] if x)
                 held.append(Held(".mcp.json", f"mcpServers.{name}", command,
                                  "starts this MCP server"))
+    return held + _commands_wanted(root)
+
+
+def _commands_wanted(root: Path) -> list[Held]:
+    """What each project command file would run (``!`cmd```) or allow (``allowed-tools``)."""
+    from edgar.skills.loader import SkillError, parse_front_matter
+
+    held: list[Held] = []
+    for folder in TRUSTED_DIRS:
+        for path in _command_files(root / folder):
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            name, file = f"/{path.stem}", path.relative_to(root).as_posix()
+            meta: dict[str, Any] = {}
+            if text.lstrip("\ufeff").startswith("---"):
+                try:
+                    meta = parse_front_matter(text)[0]
+                except SkillError:
+                    pass    # the command loader reports a broken file, with its line
+            runs = RUNS.findall(text)
+            if runs:
+                held.append(Held(file, name, runs, f"runs these commands when you type {name}"))
+            if meta.get("allowed-tools"):
+                held.append(Held(file, f"{name} allowed-tools", meta["allowed-tools"],
+                                 f"lets these tool calls run unasked during {name}"))
     return held
 
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping
 
+from edgar.tools.modes import MODES
 from edgar.tools.rules import Rule, first_match, parse_rule, read_only_command, read_only_names, suggest
 
-MODES = ("ask", "auto-edit", "yes", "read-only")
 Answer = Literal["yes", "no", "always"]
 # (tool, one-line summary, what "always" would allow, or None for the whole tool) -> answer
 Confirm = Callable[[str, str, "str | None"], Awaitable[Answer]]

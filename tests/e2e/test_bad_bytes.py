@@ -34,7 +34,7 @@ def test_a_prompt_with_invalid_utf8_runs_and_is_logged(tmp_path):
 def test_invalid_utf8_in_config_is_a_located_error(tmp_path):
     project = make_project(tmp_path / "proj")
     (project / ".edgar").mkdir()
-    (project / ".edgar" / "config.toml").write_bytes(b'max_turns = 5\nmodel = "caf\xe9"\n')
+    (project / ".edgar" / "config.toml").write_bytes(b'max_steps = 5\nmodel = "caf\xe9"\n')
     done = run_bytes([b"-p", b"hi", b"--model", b"scripted:x"], project,
                      edgar_env(tmp_path / "home"))
     assert done.returncode == 2 and b"Traceback" not in done.stderr

@@ -76,3 +76,27 @@ def test_init_agents_writes_a_starter_and_never_overwrites(tmp_path, env):
     (project / "AGENTS.md").write_text("mine\n")
     out = run_edgar(["init", "--agents"], project, env)
     assert "not overwriting" in out.stdout and (project / "AGENTS.md").read_text() == "mine\n"
+
+
+def test_a_subagent_gets_the_nested_agents_md_of_a_folder_it_reads(tmp_path, env):
+    project = make_project(tmp_path / "p", {"AGENTS.md": "root rule\n",
+                                            "web/AGENTS.md": "web: use pnpm\n",
+                                            "web/app.js": "x = 1\n"})
+    script = write_script(tmp_path / "s.jsonl", [
+        {"tool_calls": [{"name": "task", "input": {"prompt": "read web/app.js"}}]},
+        {"tool_calls": [{"name": "read", "input": {"path": "web/app.js"}}]},   # the subagent
+        {"text": "x is 1"},                                                    # the subagent
+        {"tool_calls": [{"name": "read", "input": {"path": "web/app.js"}}]},   # main agent
+        {"text": "done"}])
+    out = run_edgar(["-p", "what is x", "--model", f"scripted:{script}"], project, env)
+    assert out.returncode == 0, out.stderr
+    sent = recorded(tmp_path / "sent.jsonl")
+    assert len(sent) == 5
+    sub_first, sub_after_read = sent[1]["messages"], sent[2]["messages"]
+    assert sub_first[0]["content"][0]["text"] == "read web/app.js"   # the subagent's history
+    told = [b.get("text", "") for b in sub_after_read[-1]["content"]]
+    assert any('<instructions path="web/AGENTS.md">' in t and "use pnpm" in t for t in told)
+    # the main agent's history is separate: it gets the file itself when it reads there
+    assert "use pnpm" not in str(sent[3]["messages"])
+    main_told = [b.get("text", "") for b in sent[4]["messages"][-1]["content"]]
+    assert any('<instructions path="web/AGENTS.md">' in t for t in main_told)

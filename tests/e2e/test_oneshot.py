@@ -40,7 +40,7 @@ def test_json_output_has_the_documented_fields(project, env, tmp_path):
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["result"] == "It says: remember the milk."
-    assert data["outcome"] == "ok" and data["num_turns"] == 2
+    assert data["outcome"] == "ok" and data["num_turns"] == 2 and data["num_steps"] == 2
     assert data["usage"]["input_tokens"] == 250 and data["usage"]["output_tokens"] == 18
     assert data["tools"] == [{"name": "read", "ok": True, "error_kind": None},
                              {"name": "shell", "ok": False, "error_kind": "exit_nonzero"}]

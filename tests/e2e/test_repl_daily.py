@@ -143,3 +143,24 @@ def test_a_line_queued_mid_stream_is_echoed_at_the_pause_not_inside_the_list(spa
     assert [r.strip() for r in rows[first:last + 1]] == [f"• item {i}" for i in range(1, 13)]
     echo = next(i for i, row in enumerate(rows) if row.strip() == "› also add tests")
     assert echo > last and "↳ 1 queued line(s) delivered" in rows[echo + 1]
+
+
+def test_steps_of_a_turn_are_apart_by_one_blank_line(spawn, project):
+    term = spawn([{"text": "Reading it.\n", "tool_calls": [{"name": "read",
+                                                             "input": {"path": "notes.txt"}}]},
+                  {"tool_calls": [{"name": "glob", "input": {"pattern": "*.txt"}}]},
+                  {"text": "It says alpha.\n"}])
+    screen = Screen(term)
+    term.line("what is in notes")
+    term.expect("It says alpha.")
+    term.expect(PROMPT)
+    shown = screen.wait(r"✓ · ").splitlines()
+    term.send("\x04")
+    assert term.wait_exit() == 0
+    start = next(i for i, line in enumerate(shown) if line.strip() == "Reading it.")
+    end = next(i for i, line in enumerate(shown) if line.strip() == "It says alpha.")
+    rows = [re.sub(r"\s+[0-9.]+s$", "", line.strip()) for line in shown[start:end + 2]]
+    # one model call each: its text and its tool lines together, a blank line before the next
+    assert rows == ["Reading it.", "✓ read notes.txt", "", "✓ glob *.txt", "",
+                    "It says alpha.", rows[-1]]
+    assert rows[-1].startswith("✓ · ")               # the turn's line follows the last step

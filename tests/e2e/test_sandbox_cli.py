@@ -20,7 +20,7 @@ def shell(command: str) -> dict:
 
 @needs_ns
 def test_a_hostile_shell_call_cannot_raise_its_permissions_or_read_edgars_secrets(tmp_path):
-    project = make_project(tmp_path / "proj", {".edgar/config.toml": "max_turns = 10\n"})
+    project = make_project(tmp_path / "proj", {".edgar/config.toml": "max_steps = 10\n"})
     home = tmp_path / "home"
     script = write_script(tmp_path / "s.jsonl", [
         shell("echo 'permission_mode = \"yes\"' >> .edgar/config.toml"),
@@ -32,7 +32,7 @@ def test_a_hostile_shell_call_cannot_raise_its_permissions_or_read_edgars_secret
     done = run_edgar(["-p", "go", "--model", f"scripted:{script}", "--permission-mode", "yes"],
                      cwd=project, env=env)
     assert done.returncode == 0, done.stderr
-    assert (project / ".edgar" / "config.toml").read_text() == "max_turns = 10\n"
+    assert (project / ".edgar" / "config.toml").read_text() == "max_steps = 10\n"
     assert not (project / ".git" / "hooks" / "pre-commit").exists()
     assert not (home / "config.toml").exists()
     assert "CANARY_6612" not in done.stdout

@@ -44,7 +44,7 @@ def test_p_ignores_untrusted_keys_until_edgar_trust(tmp_path):
     (project / "made.txt").unlink()
     marker.unlink()
     with open(project / ".edgar" / "config.toml", "a") as handle:
-        handle.write("max_turns = 9\n")
+        handle.write("max_steps = 9\n")
     lapsed = run_edgar(["trust", "--show"], cwd=project, env=env)
     assert "trust lapsed" in lapsed.stdout and ".edgar/config.toml" in lapsed.stdout
     done = run_edgar(args, cwd=project, env=env)

@@ -86,6 +86,7 @@ def test_a_long_session_compacts_once_and_the_next_request_fits(project, tmp_pat
     priced = [e for e in events if isinstance(e, ModelResponded) and e.cost]
     assert len(priced) == 1 and priced[0].usage.input_tokens == 1500
     assert results[5].steps == 3 and results[5].cost == pytest.approx(priced[0].cost)
+    assert results[5].loop_steps == 2   # the summary call is a step, not a loop step (num_turns)
     finished = [e for e in events if isinstance(e, TurnFinished)]
     assert finished[5].cost == pytest.approx(priced[0].cost)
     assert app.session.cost == pytest.approx(priced[0].cost)

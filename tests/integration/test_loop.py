@@ -130,11 +130,13 @@ def test_cancel_during_a_tool_kills_it_and_closes_the_tool_use(project):
     assert last.role == "user" and last.content[0].is_error
 
 
-def test_max_turns_is_an_error(project):
+def test_max_steps_is_an_error(project):
     app, _ = app_for(project, [{"tool_calls": [{"name": "glob", "input": {"pattern": "*"}}]}] * 3,
-                     max_turns=2)
+                     max_steps=2)
     result = turn(app)
-    assert result.outcome == "error" and result.error.kind == "max_turns"
+    assert result.outcome == "error" and result.error.kind == "max_turns"  # kind: ADR-0058
+    assert (result.steps, result.loop_steps) == (2, 2)
+    assert result.error_message == "stopped after max_steps=2 model calls"
 
 
 def test_running_out_of_script_is_a_clear_error(project):

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
 from edgar.providers.base import Finished, TextChunk
-from edgar.providers.http import backoff, retry_after
+from edgar.providers.http_retry import backoff, retry_after
 from support.sse_server import Reply, anthropic_event, recording, stream
 
 OVERLOADED = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}

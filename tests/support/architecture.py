@@ -14,6 +14,12 @@
   (``cli/setup.py``), learning's ``attach`` (which the root calls) and the bus itself.
 - ``cli_from_learning_violations``: a module of ``edgar/learning`` imports ``edgar.cli``
   (learning is attached by the composition root; it never reaches back into it).
+- ``session_wiring_violations``: a module assigns (``=``, ``+=``, ``setattr``) or grows
+  (``.append``/``.extend``/``.insert``/``.clear`` …) one of a Session's collaborators after
+  construction — every field of ``core/session.py``'s ``Session`` except the conversation's
+  own state (``SESSION_STATE``). The composition root passes them all to the constructor.
+- ``mode_list_violations``: the permission modes written out (a tuple, list, set or
+  ``Literal[...]`` holding two or more of them) anywhere but ``edgar/tools/modes.py``.
 """
 
 from __future__ import annotations
@@ -196,4 +202,70 @@ def sdk_violations(src_root: Path, forbidden: tuple[str, ...] = SDKS) -> list[st
         for line, name in imports(tree, module, rel.endswith("__init__.py")):
             if name.split(".")[0] in forbidden:
                 out.append(f"{rel}:{line}: imports {name}")
+    return out
+
+
+MODES_HOME = "edgar/tools/modes.py"
+PERMISSION_MODES = {"ask", "auto-edit", "yes", "read-only"}
+
+
+def mode_list_violations(src_root: Path) -> list[str]:
+    """The permission modes are named once; every other module imports them."""
+    out = []
+    for rel, _module, tree in modules(src_root):
+        if rel == MODES_HOME:
+            continue
+        for node in ast.walk(tree):
+            items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else []
+            words = {e.value for e in items if isinstance(e, ast.Constant)}
+            if len(words & PERMISSION_MODES) >= 2:
+                out.append(f"{rel}:{node.lineno}: lists the permission modes")
+    return out
+
+
+SESSION_MODULE = "edgar/core/session.py"
+# what a session changes as it runs: the conversation, its counters, the model /model picks
+SESSION_STATE = {"messages", "provider", "cost", "cost_known", "usage", "turns", "prompt"}
+GROWERS = {"append", "extend", "insert", "clear", "pop", "remove", "update", "add"}
+
+
+def session_fields(src_root: Path) -> set[str]:
+    """The annotated fields of ``class Session`` in core/session.py."""
+    tree = ast.parse((src_root / SESSION_MODULE).read_text(encoding="utf-8"))
+    [cls] = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session"]
+    return {n.target.id for n in cls.body
+            if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+
+
+def _is_session(node: ast.expr) -> bool:
+    """``session``, ``app.session``, ``self.session`` … (what holds a Session, by name)."""
+    return ((isinstance(node, ast.Name) and node.id == "session")
+            or (isinstance(node, ast.Attribute) and node.attr == "session"))
+
+
+def session_wiring_violations(src_root: Path) -> list[str]:
+    wiring = session_fields(src_root) - SESSION_STATE
+    out = []
+    for rel, _module, tree in modules(src_root):
+        for node in ast.walk(tree):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            for target in targets:
+                if (isinstance(target, ast.Attribute) and target.attr in wiring
+                        and _is_session(target.value)):
+                    out.append(f"{rel}:{node.lineno}: assigns session.{target.attr}")
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if (isinstance(func, ast.Attribute) and func.attr in GROWERS
+                    and isinstance(func.value, ast.Attribute) and func.value.attr in wiring
+                    and _is_session(func.value.value)):
+                out.append(f"{rel}:{node.lineno}: changes session.{func.value.attr}")
+            if (isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) >= 2
+                    and _is_session(node.args[0]) and isinstance(node.args[1], ast.Constant)
+                    and node.args[1].value in wiring):
+                out.append(f"{rel}:{node.lineno}: assigns session.{node.args[1].value}")
     return out

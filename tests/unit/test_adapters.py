@@ -154,6 +154,17 @@ def test_without_the_private_methods_the_prompt_is_invalidated():
     assert app.invalidated == 1
 
 
+def test_the_prompt_toolkit_check_fails_when_a_release_moves_the_names(monkeypatch):
+    from prompt_toolkit.application import Application
+
+    # what a release that renames or re-signs the private methods looks like to the adapter
+    monkeypatch.delattr(Application, "_redraw")
+    monkeypatch.setattr(Application, "_request_absolute_cursor_position", lambda self, now: None)
+    broken = pt_adapter.broken_assumptions()
+    assert "Application._redraw() is gone" in broken
+    assert any("_request_absolute_cursor_position(self, now) takes arguments" in b for b in broken)
+
+
 # -- nowhere else -----------------------------------------------------------------------------
 
 def private_uses(source: str) -> list[tuple[int, str]]:

@@ -10,7 +10,8 @@ import pytest
 
 from support.architecture import (
     cli_from_learning_violations, conversation_violations, subscribe_violations, learning_violations,
-    model_responded_violations, modules, prompt_typed_violations,
+    mode_list_violations, model_responded_violations, modules, prompt_typed_violations,
+    session_fields, session_wiring_violations,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,6 +133,51 @@ def test_a_planted_subscription_fails_the_check(tree_copy: Path):
     (tree_copy / "edgar" / "core" / "sneaky.py").write_text(
         "def wire(bus, handler):\n    bus.subscribe(object, handler)\n")
     assert subscribe_violations(tree_copy) == ["edgar/core/sneaky.py:2: subscribes to the bus"]
+
+
+def test_a_session_is_built_whole():
+    assert session_wiring_violations(ROOT) == []
+
+
+def test_the_wiring_check_knows_the_session_fields():
+    fields = session_fields(ROOT)
+    assert {"guard", "waits", "log", "before_step", "after_stop", "messages"} <= fields
+
+
+@pytest.mark.parametrize("code", [
+    "def attach(app, hooks):\n    app.session.guard = hooks\n",
+    "def attach(session, servers):\n    session.waits.append(servers.ready)\n",
+    "def attach(self, log):\n    self.session.log = log\n",
+    "def attach(session, v):\n    session.after_stop += [v]\n",
+    "def attach(session, c):\n    setattr(session, 'compactor', c)\n",
+    "def attach(session, c):\n    session.before_step.insert(0, c)\n",
+])
+def test_a_planted_session_change_after_construction_fails_the_check(tree_copy: Path, code: str):
+    (tree_copy / "edgar" / "cli" / "sneaky.py").write_text(code)
+    found = session_wiring_violations(tree_copy)
+    assert found and all("edgar/cli/sneaky.py" in v for v in found), found
+
+
+def test_the_conversation_state_may_change(tree_copy: Path):
+    (tree_copy / "edgar" / "cli" / "fine.py").write_text(
+        "def run(session, p):\n    session.messages.clear()\n    session.turns += 1\n"
+        "    session.provider = p\n    session.gate.extra = []\n")
+    assert session_wiring_violations(tree_copy) == []
+
+
+def test_the_permission_modes_are_named_once():
+    assert mode_list_violations(ROOT) == []
+
+
+@pytest.mark.parametrize("code", [
+    'p.add_argument("--permission-mode", choices=("ask", "auto-edit", "yes", "read-only"))\n',
+    'MODES = ["ask", "yes"]\n',
+    'from typing import Literal\nMode = Literal["read-only", "auto-edit"]\n',
+])
+def test_a_planted_list_of_modes_fails_the_check(tree_copy: Path, code: str):
+    (tree_copy / "edgar" / "cli" / "sneaky.py").write_text(code)
+    found = mode_list_violations(tree_copy)
+    assert found and all("edgar/cli/sneaky.py" in v for v in found), found
 
 
 def test_edgar_never_imports_a_provider_sdk(tmp_path):

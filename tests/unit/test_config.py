@@ -24,10 +24,10 @@ def home(tmp_path, monkeypatch):
 
 def test_layers_rise_user_project_env_flags(tmp_path, home):
     project = tmp_path / "p"
-    _write(home / "config.toml", 'model = "openai:user"\nmax_turns = 7\n[tools]\nshell_timeout = 5\n')
+    _write(home / "config.toml", 'model = "openai:user"\nmax_steps = 7\n[tools]\nshell_timeout = 5\n')
     _write(project / ".edgar" / "config.toml", 'model = "openai:project"\n')
     s = load(project, environ={})
-    assert (s.model, s.max_turns, s.tools.shell_timeout) == ("openai:project", 7, 5)
+    assert (s.model, s.max_steps, s.tools.shell_timeout) == ("openai:project", 7, 5)
     s = load(project, environ={"EDGAR_MODEL": "openai:env"})
     assert s.model == "openai:env"
     s = load(project, overrides={"model": "openai:flag"}, environ={"EDGAR_MODEL": "openai:env"})
@@ -44,11 +44,11 @@ def test_unknown_key_names_file_line_and_key(tmp_path, home):
 
 
 def test_wrong_type_names_file_line_and_key(tmp_path, home):
-    path = _write(home / "config.toml", '\nmax_turns = "many"\n')
+    path = _write(home / "config.toml", '\nmax_steps = "many"\n')
     with pytest.raises(ConfigError) as err:
         load(tmp_path, environ={})
     message = str(err.value)
-    assert message.startswith(f"{path}:2: 'max_turns'") and "'many'" in message
+    assert message.startswith(f"{path}:2: 'max_steps'") and "'many'" in message
 
 
 def test_invalid_toml_is_a_located_error(tmp_path, home):
@@ -71,13 +71,13 @@ def test_example_config_is_valid(tmp_path, home):
 
 
 def test_variables_are_parsed_and_named_in_errors(tmp_path, home):
-    assert load(tmp_path, environ={"EDGAR_MAX_TURNS": "7"}).max_turns == 7
+    assert load(tmp_path, environ={"EDGAR_MAX_STEPS": "7"}).max_steps == 7
     with pytest.raises(ConfigError) as err:
-        load(tmp_path, environ={"EDGAR_MAX_TURNS": "many"})
-    assert str(err.value) == "EDGAR_MAX_TURNS: expected an integer (got 'many')"
+        load(tmp_path, environ={"EDGAR_MAX_STEPS": "many"})
+    assert str(err.value) == "EDGAR_MAX_STEPS: expected an integer (got 'many')"
     with pytest.raises(ConfigError) as err:
-        load(tmp_path, environ={"EDGAR_MAX_TURNS": "0"})
-    assert str(err.value) == "EDGAR_MAX_TURNS: 'max_turns': Input should be greater than 0 (got 0)"
+        load(tmp_path, environ={"EDGAR_MAX_STEPS": "0"})
+    assert str(err.value) == "EDGAR_MAX_STEPS: 'max_steps': Input should be greater than 0 (got 0)"
     with pytest.raises(ConfigError) as err:
         load(tmp_path, environ={"EDGAR_PERMISSION_MODE": "sometimes"})
     assert str(err.value).startswith("EDGAR_PERMISSION_MODE: 'permission_mode': ")
@@ -85,8 +85,8 @@ def test_variables_are_parsed_and_named_in_errors(tmp_path, home):
 
 def test_a_flag_out_of_range_names_the_flag(tmp_path, home):
     with pytest.raises(ConfigError) as err:
-        load(tmp_path, overrides={"max_turns": -1}, environ={})
-    assert str(err.value).startswith("--max-turns: 'max_turns': Input should be greater than 0")
+        load(tmp_path, overrides={"max_steps": -1}, environ={})
+    assert str(err.value).startswith("--max-steps: 'max_steps': Input should be greater than 0")
 
 
 def test_file_values_are_not_coerced(tmp_path, home):
@@ -95,10 +95,10 @@ def test_file_values_are_not_coerced(tmp_path, home):
         load(tmp_path, environ={})
     assert str(err.value) == (f"{path}:2: 'tools.shell_timeout': Input should be a valid number"
                               " (got '5')")
-    _write(path, "max_turns = true\n")
+    _write(path, "max_steps = true\n")
     with pytest.raises(ConfigError) as err:
         load(tmp_path, environ={})
-    assert str(err.value).startswith(f"{path}:1: 'max_turns': Input should be a valid integer")
+    assert str(err.value).startswith(f"{path}:1: 'max_steps': Input should be a valid integer")
     _write(path, "[tools]\nshell_timeout = 5\n")  # an integer is a fine float
     assert load(tmp_path, environ={}).tools.shell_timeout == 5.0
 
@@ -108,7 +108,7 @@ def test_file_values_are_not_coerced(tmp_path, home):
     ("[tools]\nshell_timeout = 1e9\n", "tools.shell_timeout", 2),
     ("[tools]\nmax_subagent_depth = 99\n", "tools.max_subagent_depth", 2),
     ("[context]\ntool_result_max_chars = 0\n", "context.tool_result_max_chars", 2),
-    ("max_turns = 0\n", "max_turns", 1),
+    ("max_steps = 0\n", "max_steps", 1),
     ("[verify]\ntimeout = -3\n", "verify.timeout", 2),
     ("[providers.openai]\nmax_retries = 2\n[providers.anthropic]\nmax_retries = -1\n",
      "providers.anthropic.max_retries", 4),

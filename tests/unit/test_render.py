@@ -188,3 +188,22 @@ def test_the_header_fits_sixty_columns_and_breaks_between_parts():
     assert lines == ["edgar 0.1.0 · anthropic:claude-sonnet-4-5-20250929", "auto-edit mode"]
     assert fit(["x" * 100], 60) == ["…" + "x" * 58]
     assert fit(parts, 200) == [" · ".join(parts)]
+
+
+def test_plain_renderer_sets_steps_apart_by_one_blank_line():
+    out = io.StringIO()
+    p = PlainRenderer(out)
+    p(TurnStarted(model="m"))
+    p(TextDelta(text="Reading.\n"))
+    p(ModelResponded(model="m", usage=Usage()))
+    p(ToolProposed(call_id="1", tool="read", args={"path": "a"}))
+    p(ToolFinished(call_id="1", tool="read", ok=True, duration=0.1))
+    p(ModelResponded(model="m", usage=Usage()))          # a step with tool calls only
+    p(ToolProposed(call_id="2", tool="glob", args={"pattern": "*"}))
+    p(ToolFinished(call_id="2", tool="glob", ok=True, duration=0.1))
+    p(TextDelta(text="Done.\n\n"))                        # ends blank already: no second one
+    p(ModelResponded(model="m", usage=Usage()))
+    p(TurnStarted(model="m"))                             # a new turn starts without a gap
+    p(TextDelta(text="Next.\n"))
+    assert out.getvalue() == ("Reading.\n  → read a\n    ✓ (0.10s)\n\n  → glob *\n    ✓ (0.10s)\n"
+                              "\nDone.\n\nNext.\n")

@@ -28,7 +28,7 @@ def ctx(tmp_path: Path, monkeypatch) -> ToolContext:
     (root / ".git" / "hooks").mkdir(parents=True)
     (root / ".git" / "config").write_text("[core]\n")
     (root / ".edgar").mkdir()
-    (root / ".edgar" / "config.toml").write_text("max_turns = 5\n")
+    (root / ".edgar" / "config.toml").write_text("max_steps = 5\n")
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("EDGAR_HOME", str(home))
@@ -46,7 +46,7 @@ def test_write_refuses_edgar_state_and_git_internals(ctx, path):
     assert finished.error.kind == "denied", block.content
     assert "ask the person" in block.content
     assert ("edgar's own state" in block.content) or ("git's internals" in block.content)
-    assert (ctx.root / ".edgar" / "config.toml").read_text() == "max_turns = 5\n"
+    assert (ctx.root / ".edgar" / "config.toml").read_text() == "max_steps = 5\n"
     assert not (ctx.root / ".edgar" / "new.toml").exists()
     assert not (ctx.root / ".git" / "hooks" / "pre-commit").exists()
 
