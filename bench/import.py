@@ -13,7 +13,8 @@ old-layout ``agent-*.jsonl``), each copy with its own uuids, message and request
 
 Each command runs as its own process, start-up included (wall time, and that process's peak
 RSS via ``wait4``); the five rounds alternate the commands so that load from other jobs on
-the machine falls on all of them alike:
+the machine falls on all of them alike, after one untimed warm-up run of each (it fills the
+bytecode cache, kept in the scratch directory, and the page cache):
 
 - ``python -m edgar import claude-code --dry-run --json TREE`` in a throw-away project, with
   the decoder it picks (msgspec when installed, ADR 0052) and with ``EDGAR_CC_DECODER=stdlib``
@@ -145,8 +146,13 @@ def measure(cmd: list[str], cwd: Path | None = None, env: dict | None = None,
 
 
 def _env(scratch: Path, **extra: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("EDGAR_")}
-    env.update(EDGAR_HOME=str(scratch / "home"), PYTHONPATH=str(REPO), NO_COLOR="1", **extra)
+    # Bytecode is cached (in the scratch directory, not the repo) as an installed edgar's
+    # is: with PYTHONDONTWRITEBYTECODE every run would compile edgar's modules again,
+    # while the bare loop's stdlib modules come compiled.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("EDGAR_") and k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(EDGAR_HOME=str(scratch / "home"), PYTHONPATH=str(REPO), NO_COLOR="1",
+               PYTHONPYCACHEPREFIX=str(scratch / "pycache"), **extra)
     return env
 
 
@@ -168,8 +174,10 @@ def dry_runs(projects: Path, size: int, rounds: int, scratch: Path) -> None:
     commands = {
         "edgar import --dry-run": (edgar, _env(scratch)),
         "edgar, pure Python (stdlib json)": (edgar, _env(scratch, EDGAR_CC_DECODER="stdlib")),
-        "bare json.loads loop": ([sys.executable, "-c", BARE, str(projects)], None),
+        "bare json.loads loop": ([sys.executable, "-c", BARE, str(projects)], _env(scratch)),
     }
+    for cmd, env in commands.values():   # warm-up, untimed: bytecode cache and page cache
+        measure(cmd, cwd=project, env=env)
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     summary = ""
     for _ in range(rounds):

@@ -38,6 +38,8 @@ from edgar.cli.slash import ALIASES, COMMANDS
 
 if TYPE_CHECKING:
     from edgar.cli.asker import Asking
+    from edgar.cli.repl import Renderer
+    from edgar.cli.setup import App
     from edgar.tools.permissions import Answer
 
 EXIT_WINDOW = 2.0
@@ -46,8 +48,8 @@ ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 
 
 class Host(Protocol):
-    app: Any
-    renderer: Any
+    app: App
+    renderer: Renderer
 
     @property
     def asking(self) -> Asking | None: ...

@@ -118,43 +118,44 @@ class PlainRenderer:
 
     def __call__(self, event: Event) -> None:
         indent = "  " * event.depth
-        if isinstance(event, TextDelta):
-            if event.depth == 0 and event.text.strip():
-                self._step(self.responded + 1)
-            if not self.mid_line:
-                self.out.write(indent)
-            self.out.write(event.text)
-            self.out.flush()
-            self.mid_line = not event.text.endswith("\n")
-            if event.text:
-                self.blank = event.text.endswith("\n\n") or (not event.text.strip() and self.blank)
-        elif isinstance(event, TurnStarted) and event.depth == 0:
-            self.responded, self.shown_step = 0, None
-        elif isinstance(event, ToolProposed):
-            if event.depth == 0:
-                self._step(tool_step(self.responded, self.shown_step))
-            self._line(f"{indent}  → {tool_line(event)}")
-        elif isinstance(event, ToolFinished):
-            mark = "✓" if event.ok else f"✗ {event.error.kind if event.error else 'failed'}"
-            self._line(f"{indent}    {mark} ({event.duration:.2f}s)")
-        elif isinstance(event, SkillsActivated):
-            self._line(f"{indent}  ✦ skills: {', '.join(event.names)}")
-        elif isinstance(event, QueueDelivered):
-            self._line(f"{indent}  ↳ delivered {event.count} queued line(s)")
-        elif isinstance(event, VerifyFinished):
-            verdict = "passed" if event.passed else f"failed (exit {event.exit_code})"
-            self._line(f"{indent}  ⚑ verify `{event.command}` {verdict}")
-        elif isinstance(event, Compacted):
-            self._line(f"{indent}  ⇣ {compacted(event)}")
-        elif isinstance(event, Notice):
-            self._line(f"{indent}  ! {event.message}")
-        elif isinstance(event, FactLearned):
-            self._line(f"  {learned_line(event)}")
-        elif isinstance(event, TurnFinished) and event.depth == 0:
-            self._line(f"\n[{event.outcome} · {event.duration:.1f}s · {event.tokens} tokens · "
-                       f"{money(event.cost)}]")
-        elif isinstance(event, ModelResponded) and event.depth == 0:
-            self.responded += 1
+        match event:
+            case TextDelta():
+                if event.depth == 0 and event.text.strip():
+                    self._step(self.responded + 1)
+                if not self.mid_line:
+                    self.out.write(indent)
+                self.out.write(event.text)
+                self.out.flush()
+                self.mid_line = not event.text.endswith("\n")
+                if event.text:
+                    self.blank = event.text.endswith("\n\n") or (not event.text.strip() and self.blank)
+            case TurnStarted(depth=0):
+                self.responded, self.shown_step = 0, None
+            case ToolProposed():
+                if event.depth == 0:
+                    self._step(tool_step(self.responded, self.shown_step))
+                self._line(f"{indent}  → {tool_line(event)}")
+            case ToolFinished():
+                mark = "✓" if event.ok else f"✗ {event.error.kind if event.error else 'failed'}"
+                self._line(f"{indent}    {mark} ({event.duration:.2f}s)")
+            case SkillsActivated():
+                self._line(f"{indent}  ✦ skills: {', '.join(event.names)}")
+            case QueueDelivered():
+                self._line(f"{indent}  ↳ delivered {event.count} queued line(s)")
+            case VerifyFinished():
+                verdict = "passed" if event.passed else f"failed (exit {event.exit_code})"
+                self._line(f"{indent}  ⚑ verify `{event.command}` {verdict}")
+            case Compacted():
+                self._line(f"{indent}  ⇣ {compacted(event)}")
+            case Notice():
+                self._line(f"{indent}  ! {event.message}")
+            case FactLearned():
+                self._line(f"  {learned_line(event)}")
+            case TurnFinished(depth=0):
+                self._line(f"\n[{event.outcome} · {event.duration:.1f}s · {event.tokens} tokens · "
+                           f"{money(event.cost)}]")
+            case ModelResponded(depth=0):
+                self.responded += 1
 
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -298,66 +299,67 @@ class RichRenderer:
         from rich.text import Text
 
         pad = "  " * (event.depth + 1)
-        if isinstance(event, TextDelta):
-            if event.depth == 0:
-                self._phase("writing")
-                for block in self.splitter.feed(event.text, wrap=self.console.width):
-                    self._block(block)
-        elif isinstance(event, ThinkingDelta):
-            if event.depth == 0:
-                self._phase("thinking")
-        elif isinstance(event, TurnStarted):
-            if event.depth == 0:
-                self._phase("waiting")
-                self.responded, self.shown_step = 0, None
-        elif isinstance(event, ToolProposed):
-            self._flush_text()
-            if event.depth == 0:
-                self._step(tool_step(self.responded, self.shown_step))
-            line = tool_line(event)
-            self.running[event.call_id] = (line, time.monotonic())
-            if event.tool == "edit":
-                self._print(Text(f"{pad}✎ {line}", style="dim"))
-                for row in diff_preview(event.args, root=self.root):
-                    style = {"+": "green", "-": "red", "@": "cyan"}.get(row[:1], "dim")
-                    self._print(Text(f"{pad}  {row}", style=style))
-        elif isinstance(event, ToolFinished):
-            line, _ = self.running.pop(event.call_id, (event.tool, 0.0))
-            printed = self.output.finish(event.call_id, line)
-            shown = (f" · {printed} line{'s' * (printed != 1)} · Ctrl-O shows them"
-                     if printed else "")
-            took = (f"  {event.duration:.1f}s{shown}", "dim")
-            if event.ok:
-                self._print(Text.assemble((f"{pad}✓ ", "green"), line, took))
-            else:
-                self._print(Text.assemble((f"{pad}✗ ", "red"), line,
-                                          (f" — {failure(event)}", "red"), took))
-        elif isinstance(event, ModelResponded):
-            if event.depth == 0:
+        match event:
+            case TextDelta():
+                if event.depth == 0:
+                    self._phase("writing")
+                    for block in self.splitter.feed(event.text, wrap=self.console.width):
+                        self._block(block)
+            case ThinkingDelta():
+                if event.depth == 0:
+                    self._phase("thinking")
+            case TurnStarted():
+                if event.depth == 0:
+                    self._phase("waiting")
+                    self.responded, self.shown_step = 0, None
+            case ToolProposed():
                 self._flush_text()
-                self.responded += 1
-                self._phase("waiting")
-        elif isinstance(event, QueueDelivered):
-            delivered, self.queued = self.queued[:event.count], self.queued[event.count:]
-            for text in delivered:  # echoed here, at a pause, never inside streamed text
-                self.say(f"{pad}› {' '.join(text.split())[:200]}", "cyan")
-            self.say(f"{pad}↳ {event.count} queued line(s) delivered", "cyan")
-        elif isinstance(event, SkillsActivated):
-            self.say(f"{pad}✦ skills: {', '.join(event.names)}", "magenta")
-        elif isinstance(event, VerifyFinished):
-            verdict = "passed" if event.passed else f"failed (exit {event.exit_code})"
-            self.say(f"{pad}⚑ verify `{event.command}` {verdict}",
-                     "green" if event.passed else "red")
-        elif isinstance(event, Compacted):
-            self.phase = ""
-            self.say(f"{pad}⇣ {compacted(event)}", "dim")
-        elif isinstance(event, Notice):
-            self.say(f"{pad}! {event.message}",
-                     {"info": "dim", "warning": "yellow"}.get(event.level, "red"))
-        elif isinstance(event, FactLearned):
-            self.say(learned_line(event), "dim")
-        elif isinstance(event, TurnFinished) and event.depth == 0:
-            self._turn_finished(event)
+                if event.depth == 0:
+                    self._step(tool_step(self.responded, self.shown_step))
+                line = tool_line(event)
+                self.running[event.call_id] = (line, time.monotonic())
+                if event.tool == "edit":
+                    self._print(Text(f"{pad}✎ {line}", style="dim"))
+                    for row in diff_preview(event.args, root=self.root):
+                        style = {"+": "green", "-": "red", "@": "cyan"}.get(row[:1], "dim")
+                        self._print(Text(f"{pad}  {row}", style=style))
+            case ToolFinished():
+                line, _ = self.running.pop(event.call_id, (event.tool, 0.0))
+                printed = self.output.finish(event.call_id, line)
+                shown = (f" · {printed} line{'s' * (printed != 1)} · Ctrl-O shows them"
+                         if printed else "")
+                took = (f"  {event.duration:.1f}s{shown}", "dim")
+                if event.ok:
+                    self._print(Text.assemble((f"{pad}✓ ", "green"), line, took))
+                else:
+                    self._print(Text.assemble((f"{pad}✗ ", "red"), line,
+                                              (f" — {failure(event)}", "red"), took))
+            case ModelResponded():
+                if event.depth == 0:
+                    self._flush_text()
+                    self.responded += 1
+                    self._phase("waiting")
+            case QueueDelivered():
+                delivered, self.queued = self.queued[:event.count], self.queued[event.count:]
+                for text in delivered:  # echoed here, at a pause, never inside streamed text
+                    self.say(f"{pad}› {' '.join(text.split())[:200]}", "cyan")
+                self.say(f"{pad}↳ {event.count} queued line(s) delivered", "cyan")
+            case SkillsActivated():
+                self.say(f"{pad}✦ skills: {', '.join(event.names)}", "magenta")
+            case VerifyFinished():
+                verdict = "passed" if event.passed else f"failed (exit {event.exit_code})"
+                self.say(f"{pad}⚑ verify `{event.command}` {verdict}",
+                         "green" if event.passed else "red")
+            case Compacted():
+                self.phase = ""
+                self.say(f"{pad}⇣ {compacted(event)}", "dim")
+            case Notice():
+                self.say(f"{pad}! {event.message}",
+                         {"info": "dim", "warning": "yellow"}.get(event.level, "red"))
+            case FactLearned():
+                self.say(learned_line(event), "dim")
+            case TurnFinished(depth=0):
+                self._turn_finished(event)
 
     def _turn_finished(self, event: TurnFinished) -> None:
         from rich.text import Text

@@ -25,7 +25,10 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from edgar.events import TurnStarted
 
 MAX_BYTES = 50_000_000
 MAX_FILE = 5_000_000
@@ -73,7 +76,7 @@ class Checkpoints:
         self._dirty_before: set[str] | None = None
 
     # -- wiring (cli/setup.py subscribes on_turn_started; the harness calls the rest) ---------
-    def on_turn_started(self, event: Any) -> None:
+    def on_turn_started(self, event: TurnStarted) -> None:
         if getattr(event, "depth", 0) == 0:
             self.turn_id, self.current, self.manifest = event.turn_id, None, {}
 

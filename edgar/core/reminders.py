@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from edgar.core.context import NOTICED, system_prompt
+from edgar.core.context import NOTICED, FactLike, system_prompt
+
+if TYPE_CHECKING:
+    from edgar.core.session import Session
 
 
 @dataclass
@@ -47,15 +50,15 @@ def _today() -> datetime.date:
     return datetime.date.today()
 
 
-def _text(fact: Any) -> str:
+def _text(fact: str | FactLike) -> str:
     return fact if isinstance(fact, str) else str(fact.text)
 
 
-def _noticed(fact: Any) -> bool:
+def _noticed(fact: str | FactLike) -> bool:
     return not isinstance(fact, str) and getattr(fact, "provenance", "") in NOTICED
 
 
-def system(session: Any, today: datetime.date | None = None) -> str:
+def system(session: Session, today: datetime.date | None = None) -> str:
     """The session's system prompt: made on first use, then the same bytes every time."""
     state: PromptState = session.prompt
     if state.text is None:
@@ -68,7 +71,7 @@ def system(session: Any, today: datetime.date | None = None) -> str:
     return state.text
 
 
-def reminder(session: Any, skills: Iterable[tuple[str, str]] = (),
+def reminder(session: Session, skills: Iterable[tuple[str, str]] = (),
              today: datetime.date | None = None) -> str:
     """The reminder for the next user message, or "" when nothing changed."""
     system(session, today)

@@ -18,11 +18,15 @@ Guarantees:
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from edgar.conversation import Message, ToolResultBlock
 from edgar.events import ErrorRecord
 from edgar.providers.base import Finished, ToolCall
+
+if TYPE_CHECKING:
+    from edgar.core.session import Session
+    from edgar.core.turn import Turn
 
 CUT = ("max_tokens", "model_context_window_exceeded")
 
@@ -32,7 +36,7 @@ def _close_calls(calls: list[ToolCall], why: str, append: Callable[[Message], No
         append(Message("user", [ToolResultBlock(c.id, why, is_error=True) for c in calls]))
 
 
-def cut_off(session: Any, turn: Any, calls: list[ToolCall], finished: Finished | None,
+def cut_off(session: Session, turn: Turn, calls: list[ToolCall], finished: Finished | None,
             append: Callable[[Message], None]) -> None:
     """The response hit an output or context limit: nothing of it runs; say which limit."""
     reason = finished.stop_reason if finished else "max_tokens"
@@ -54,7 +58,7 @@ def cut_off(session: Any, turn: Any, calls: list[ToolCall], finished: Finished |
                           "or ask for less at once")
 
 
-def refused(session: Any, turn: Any, calls: list[ToolCall],
+def refused(session: Session, turn: Turn, calls: list[ToolCall],
             append: Callable[[Message], None]) -> None:
     """The model declined: its words were shown; nothing runs; the turn is an error."""
     _close_calls(calls, "not run: the model refused this request", append)
@@ -64,7 +68,7 @@ def refused(session: Any, turn: Any, calls: list[ToolCall],
     turn.error_message = f"the model declined to answer (stop reason refusal){shown}"
 
 
-def _limit(session: Any, provider: str) -> int:
+def _limit(session: Session, provider: str) -> int:
     try:
         return int(session.settings.provider(provider).max_tokens)
     except (AttributeError, TypeError, ValueError):

@@ -7,15 +7,12 @@ through ``importlib.import_module("edgar.learning")``, so edgar runs without it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from edgar.bus import Bus
-from edgar.events import Event, PromptTyped, ToolFinished
-from edgar.learning.error_facts import ErrorFacts
-from edgar.learning.experience import Experience, Recorder
-from edgar.learning.history import History
-from edgar.learning.learner import Learner
-from edgar.memory.store import MemoryStore
+if TYPE_CHECKING:   # imported by attach(): `edgar stats` and `edgar import` need none of it
+    from edgar.bus import Bus
+    from edgar.learning.experience import Experience
+    from edgar.memory.store import MemoryStore
 
 
 class Learning:
@@ -31,6 +28,12 @@ class Learning:
 def attach(bus: Bus, *, state: Path, memory: MemoryStore, redact: Callable[[str], str],
            history: bool = True) -> Learning:
     """Wire the three subscribers onto one session's bus; ``.close()`` when the session ends."""
+    from edgar.events import Event, PromptTyped, ToolFinished
+    from edgar.learning.error_facts import ErrorFacts
+    from edgar.learning.experience import Experience, Recorder
+    from edgar.learning.history import History
+    from edgar.learning.learner import Learner
+
     experience = Experience(state / "experience.db", redact=redact)
     sinks = [experience.record] + ([History(state, redact).append] if history else [])
     bus.subscribe(PromptTyped, Learner(memory, bus.publish))

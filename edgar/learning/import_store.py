@@ -42,13 +42,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Generic, Iterable, TypeVar
 
 from edgar.core.project import Project
-from edgar.learning.experience import SAID, Experience, Run
-from edgar.learning.learner import extract as _extract
 from edgar.storage.db import DB
 from edgar.transcripts.cc_projects import project_of
 from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # (imported where a run is written: a dry run or a re-run needs none of it)
+    from edgar.learning.experience import Experience, Run
     from edgar.memory.store import MemoryStore
 
 BATCH = 200       # exchanges buffered between writes: bounds memory, keeps transactions few
@@ -89,8 +88,11 @@ UPSERT = (f"INSERT OR REPLACE INTO exchanges({', '.join(COLUMNS)}) "
 @lru_cache(maxsize=4096)
 def extract(text: str) -> str | None:
     """``learner.extract``, remembered for the words typed most recently: a history repeats
-    many messages ("continue", "yes", "/compact"), and the function is pure."""
-    return _extract(text)
+    many messages ("continue", "yes", "/compact"), and the function is pure. (Imported
+    here: its grammar is compiled only when there is a typed message to read.)"""
+    from edgar.learning.learner import extract as learn
+
+    return learn(text)
 
 
 def _parse_mark(text: str) -> ScanMark | None:
@@ -118,6 +120,7 @@ def _cut(text: str, limit: int, redact: Callable[[str], str]) -> str:
 def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda s: s) -> Run:
     """An exchange as a telemetry row: the person's words, tools, tokens, cost."""
     from edgar.conversation import Usage
+    from edgar.learning.experience import SAID, Run
     from edgar.providers.prices import cost
 
     replies = ex.replies
@@ -187,8 +190,14 @@ class _ByPath(Generic[V]):
         self._by_stored = by_stored
 
     def get(self, path: str) -> V | None:
-        # Nothing stored (a first import, a dry run without a store): no path to redact.
-        return self._by_stored.get(_stored(path)) if self._by_stored else None
+        by_stored = self._by_stored
+        if not by_stored:   # nothing stored (a first import, a dry run without a store)
+            return None
+        # A path without a secret is stored as it is: found without running the redactor.
+        # (A hit is another path's only if that one redacts to this one; a directory's
+        # digest and a file's head digest hold real paths and bytes, so they do not match.)
+        hit = by_stored.get(path)
+        return hit if hit is not None else by_stored.get(_stored(path))
 
 
 class ImportStore(DB):
@@ -331,6 +340,8 @@ class StoreSink:
     @property
     def experience(self) -> Experience:
         if self._experience is None:
+            from edgar.learning.experience import Experience
+
             self._experience = Experience(self.state / "experience.db", redact=self.redact)
         return self._experience
 

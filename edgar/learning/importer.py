@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import operator
 import os
 import sqlite3
 import sys
@@ -106,6 +107,9 @@ def roots(paths: list[str], every: bool = False, root: Path | None = None,
 Entry = tuple  # (real path, size, mtime_ns): one transcript as the directory listing saw it
 
 
+_NAME = operator.attrgetter("name")
+
+
 def _dir(top: str, quiet: bool, real_top: str | None = None) -> Iterator[tuple[str, list[Entry]]]:
     """(real directory, its ``*.jsonl`` files), then each subdirectory's, in sorted order.
 
@@ -115,13 +119,15 @@ def _dir(top: str, quiet: bool, real_top: str | None = None) -> Iterator[tuple[s
     """
     try:
         with os.scandir(top) as it:
-            listing = sorted(it, key=lambda e: e.name)
+            listing = sorted(it, key=_NAME)
     except OSError as exc:
         if not quiet:
             _walk_error(exc)
         return
     if real_top is None:
         real_top = os.path.realpath(top)
+    # ``os.path.join(real_top, name)``, as one concatenation (once per file of the tree)
+    prefix = real_top if real_top.endswith(os.sep) else real_top + os.sep
     files: list[Entry] = []
     subdirs: list[tuple[str, str]] = []
     for entry in listing:
@@ -131,12 +137,12 @@ def _dir(top: str, quiet: bool, real_top: str | None = None) -> Iterator[tuple[s
             is_dir = False
         if is_dir:
             if not entry.is_symlink():
-                subdirs.append((entry.path, os.path.join(real_top, entry.name)))
+                subdirs.append((entry.path, prefix + entry.name))
             continue
         if not entry.name.endswith(".jsonl"):
             continue
         real = os.path.realpath(entry.path) if entry.is_symlink() \
-            else os.path.join(real_top, entry.name)
+            else prefix + entry.name
         try:
             st = entry.stat()
             files.append((real, st.st_size, st.st_mtime_ns))

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from edgar.events import Event, FactLearned, PromptTyped
 from edgar.learning import grammar
+
+if TYPE_CHECKING:   # imported by Learner: `edgar import` runs extract() without the events
+    from edgar.events import Event
 
 DIRECTIVE = re.compile(r"(?:always|never|remember\s+that)\b", re.IGNORECASE)
 SHORTEST = 12     # "never push" is a shrug, not a rule worth a slot in every prompt
@@ -142,6 +144,8 @@ class Learner:
         self.publish = publish
 
     def __call__(self, event: Event) -> None:
+        from edgar.events import FactLearned, PromptTyped   # (already loaded by the bus)
+
         if type(event) is not PromptTyped or event.depth != 0:
             return                      # not typed by a person: never looked at
         fact = extract(event.text)

@@ -22,8 +22,8 @@ Guarantees (seed 000 (ADR 0079 of a neighbouring project, amended by its 0082) p
   thinking kept apart (``cc_messages``).
 - Memory does not grow with the file, only with the open exchange (its
   replies, evidence and follow-ups): at most ``cc_streamed.MAX_OPEN`` messages
-  are merged at once (older ones are finished early), at most MAX_PENDING
-  queued texts wait, and every set of seen keys or labels is capped or pruned.
+  are merged at once (older ones are finished early), at most
+  ``cc_pending.MAX_PENDING`` queued texts wait (``cc_pending``), and every set of seen keys or labels is capped or pruned.
 - Resuming: lines at or before ``after_line`` were reported by an earlier
   scan; their typed messages (``emitted``) and counts are not reported again,
   nor are exchanges that started before ``open_line`` (emitted closed then).
@@ -40,10 +40,10 @@ from dataclasses import dataclass, field, replace
 from .cc_classify import classify, classify_queued
 from .cc_text import dedupe_key
 from .cc_messages import Merged, Tally, bump, text_or_none as _str
+from .cc_pending import PendingTexts
 from .cc_streamed import OpenMessages
 from .cc_types import Burst, Evidence, Exchange, SessionStats, Typed
 
-MAX_PENDING = 64  # queued texts awaiting a repeat; beyond it the oldest settles
 MAX_SESSIONS = 1000  # sessions with their own stats; the rest share "<other>"
 
 
@@ -63,15 +63,6 @@ class _Open:
     ended: str | None = None  # timestamp of the last main-chain assistant record
     fresh: bool = True  # its question is reported by this scan (count it here)
     anchor: tuple = (0, 0)  # (offset, line) where a re-read must start to rebuild it
-
-
-@dataclass
-class _Pending:
-    typed: Typed
-    offset: int
-    key: str
-    seq: int
-    anchor: tuple  # (offset, line) where a re-read must start to rebuild it
 
 
 class Builder:
@@ -98,7 +89,7 @@ class Builder:
         self.open_line = open_line  # exchanges starting before it were emitted closed
         self.resume: tuple[int, int] | None = None
         self.exchange: _Open | None = None
-        self.pending: list[_Pending] = []
+        self.pending = PendingTexts(self._place)  # queued text awaiting its repeat
         self.messages = OpenMessages()  # assistant messages still merging
         self.line = 0  # line being fed
         self.seq = 0  # main-chain assistant records seen: bursts break on them
@@ -146,7 +137,7 @@ class Builder:
         self._finish(self.messages.finish())
         self.exchange = _Open(
             self.next_id, t, offset, end_line=t.line, fresh=t.line not in self.known,
-            anchor=self._anchor((offset, t.line - 1)),
+            anchor=self.pending.anchor((offset, t.line - 1)),
         )
         self.next_id += 1
         if t.queued:
@@ -203,30 +194,13 @@ class Builder:
             return []  # closed, and emitted as such, by an earlier scan
         return [item]
 
-    def _settle(self) -> list:
-        """Pending queued text that was never repeated is typed text of its own."""
-        items: list = []
-        while self.pending:
-            # One at a time: the rest stay visible to _prune while placing.
-            p = self.pending.pop(0)
-            items += self._place(p.typed, p.offset, p.seq)
-        return items
-
     def _arrive(self, t: Typed, offset: int) -> list:
         """A typed message from a user record or a queued_command."""
         key = dedupe_key(t.text)
         if self.exchange is not None and key in self.exchange.queued_keys:
             return []  # the same queued text, written a second time
-        match = next((p for p in self.pending if p.key == key), None)
-        items: list = []
+        items, match = self.pending.repeat(key)
         if match is not None:
-            # The queue is FIFO: what was queued before the repeated item has
-            # been delivered or dropped without a repeat, so it settles now,
-            # in the exchange it was typed in; what was queued after waits.
-            while self.pending[0] is not match:
-                p = self.pending.pop(0)
-                items += self._place(p.typed, p.offset, p.seq)
-            self.pending.pop(0)
             if match.typed.line in self.known and match.typed.line == self.open_line:
                 # An earlier (final) scan reported this text under the enqueue's
                 # line and opened the exchange still open then with it: the
@@ -242,8 +216,6 @@ class Builder:
                 # exchange this scan rebuilds: the repeat is not news.
                 self.known.add(t.line)
                 self.reported.add(t.line)
-        else:
-            items += self._settle()
         return items + self._place(t, offset, self.seq)
 
     def _enqueue(self, t: Typed, offset: int) -> list:
@@ -251,13 +223,8 @@ class Builder:
         ex = self.exchange
         if ex is not None and key in ex.queued_keys:
             return []
-        anchor = self._anchor(ex.anchor if ex else (offset, t.line - 1))
-        self.pending.append(_Pending(t, offset, key, self.seq, anchor))
-        items: list = []
-        while len(self.pending) > MAX_PENDING:
-            p = self.pending.pop(0)
-            items += self._place(p.typed, p.offset, p.seq)
-        return items
+        anchor = self.pending.anchor(ex.anchor if ex else (offset, t.line - 1))
+        return self.pending.add(t, offset, key, self.seq, anchor)
 
     def _client_text(self, kind: str, text: str, line: int) -> None:
         if line > self.after:
@@ -358,7 +325,7 @@ class Builder:
         return items
 
     def _end_session(self) -> list:
-        items = self._settle() + self._close()
+        items = self.pending.settle() + self._close()
         self._finish(self.messages.finish())
         self._prune()
         return items
@@ -406,29 +373,23 @@ class Builder:
         what was settled here and recognises its repeats.
         """
         self.resume = self._resume_point()
-        items = self._settle() if final else []
+        items = self.pending.settle() if final else []
         ex = self.exchange
         self._finish(self.messages.finish(lambda m: ex is None or m.exchange_id != ex.id))
         items += self._close(still_open=True)
         self._finish(self.messages.finish())
         return items
 
-    def _anchor(self, own: tuple) -> tuple:
-        # What happens from here on depends on the queued texts still pending
-        # (a later record may repeat one of them), so a re-read must start
-        # early enough to see them too.
-        return min([own] + [p.anchor for p in self.pending])
-
     def _resume_point(self) -> tuple[int, int] | None:
         """Where a later scan must start to rebuild what is still open."""
-        points = [p.anchor for p in self.pending]
+        points = self.pending.anchors()
         points += self.messages.anchors()
         if self.exchange is not None:
             points.append(self.exchange.anchor)
         return min(points) if points else None
 
     def pending_typed(self) -> tuple[Typed, ...]:
-        return tuple(p.typed for p in self.pending)
+        return self.pending.typed()
 
     def emitted_since(self, line: int) -> tuple[int, ...]:
         return tuple(sorted(n for n in self.reported if n > line))

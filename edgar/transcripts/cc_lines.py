@@ -19,9 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Iterator
 
-from .cc_decode import Unfit
+from .cc_decode import Fast, Unfit
 from .cc_types import Malformed
 
 MAX_LINE = 64 * 1024 * 1024  # a longer line is skipped unparsed
@@ -82,7 +82,7 @@ def raw_lines(
     start_offset: int = 0,
     start_line: int = 0,
     max_line: int = MAX_LINE,
-    fast: Callable[[bytes], dict] | None = None,
+    fast: Fast | None = None,
 ) -> Iterator[tuple]:
     """``read_lines`` as plain 6-tuples of Line's fields, in Line's order.
 
@@ -93,6 +93,7 @@ def raw_lines(
     if start_offset:
         f.seek(start_offset)
     readline = f.readline
+    decode, unfit = (fast.decode, fast.errors) if fast is not None else (None, ())
     number, pos = start_line, start_offset
     while True:
         chunk = readline(max_line + 1)
@@ -119,15 +120,29 @@ def raw_lines(
             continue
         pos = start + len(chunk)
         # The common line: a whole object, no NUL. JSON allows the newline after it, so it
-        # goes to the fast decoder as read (no stripped copy, no NUL count).
-        tried = fast is not None and chunk[0] == 0x7B and chunk[-1] == 0x0A \
-            and b"\x00" not in chunk
-        if tried and fast is not None:
+        # is decoded as read (no stripped copy, no NUL count); a line either decoder cannot
+        # decide here takes the general path below, which has the last word.
+        common = chunk[0] == 0x7B and chunk[-1] == 0x0A and b"\x00" not in chunk
+        tried = False
+        if common and decode is not None:
+            tried = True
             try:
-                yield (number, start, pos, fast(chunk), False, True)
+                yield (number, start, pos, decode(chunk), False, True)
                 continue
-            except Unfit:
+            except unfit:
                 pass
+        elif common:
+            # What json.loads does with these bytes (UTF-8: "{" and no NUL), minus its
+            # checks: the scanner reads one value, and only JSON whitespace may follow.
+            try:
+                text = chunk.decode("utf-8", "surrogatepass")
+                whole, end = _scan_once(text, 0)
+            except Exception:  # noqa: BLE001 - the general path says why
+                pass
+            else:
+                if end == len(text) - 1 or not text[end:].strip(" \t\r\n"):
+                    yield (number, start, pos, whole, False, True)
+                    continue
         complete = chunk.endswith(b"\n")
         body = chunk.strip(_PAD)
         # Counting NULs scans the line twice; most lines have none at all.
@@ -157,6 +172,11 @@ def raw_lines(
 def head_digest(f: BinaryIO, length: int) -> str:
     """Digest of the first ``length`` bytes (restores the position to 0)."""
     f.seek(0)
-    digest = hashlib.blake2b(f.read(max(0, length)), digest_size=16).hexdigest()
+    digest = bytes_digest(f.read(max(0, length)))
     f.seek(0)
     return digest
+
+
+def bytes_digest(data: bytes) -> str:
+    """What ``head_digest`` gives for a file that starts with ``data``, read whole."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()

@@ -24,7 +24,6 @@ TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 # The field of a block that is kept, by block type; other blocks are not kept.
 _VALUE_KEY = {"text": "text", "thinking": "thinking", **{t: "name" for t in TOOL_BLOCKS}}
 MAX_KINDS = 100  # distinct labels kept in a counter
-_NO_USAGE = Usage()
 
 
 def bump(counter: Counter, key: str) -> None:
@@ -39,21 +38,22 @@ def text_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def count_of(value: object) -> int:
-    # ``type() is int`` rules out bool (and is what JSON yields) in one check.
-    return value if type(value) is int and value > 0 else 0
-
-
-def usage_of(message: dict) -> Usage:
-    u = message.get("usage")
-    if not isinstance(u, dict):
-        return Usage()
-    return Usage(
-        count_of(u.get("input_tokens")),
-        count_of(u.get("output_tokens")),
-        count_of(u.get("cache_creation_input_tokens")),
-        count_of(u.get("cache_read_input_tokens")),
-    )
+def _raise(tokens: list[int], u: dict) -> None:
+    """``tokens`` (input, output, cache write, cache read) to the per-field max with ``u``."""
+    # ``type() is int`` rules out bool (and is what JSON yields); a count that is not a
+    # positive int cannot raise a maximum that starts at 0.
+    n = u.get("input_tokens")
+    if type(n) is int and n > tokens[0]:
+        tokens[0] = n
+    n = u.get("output_tokens")
+    if type(n) is int and n > tokens[1]:
+        tokens[1] = n
+    n = u.get("cache_creation_input_tokens")
+    if type(n) is int and n > tokens[2]:
+        tokens[2] = n
+    n = u.get("cache_read_input_tokens")
+    if type(n) is int and n > tokens[3]:
+        tokens[3] = n
 
 
 class Merged:
@@ -63,7 +63,7 @@ class Merged:
     """
 
     __slots__ = ("key", "exchange_id", "session", "line", "offset", "message_id", "model",
-                 "blocks", "seen", "usage", "last_usage")
+                 "blocks", "seen", "tokens", "last_usage")
 
     def __init__(self, key: tuple, exchange_id: int | None, session: str, line: int,
                  offset: int, message_id: str | None) -> None:
@@ -76,7 +76,8 @@ class Merged:
         self.model: str | None = None
         self.blocks: list = []  # (index|None, order, type, value)
         self.seen: set = set()
-        self.usage = _NO_USAGE
+        # Usage as four ints, raised in place (a Usage per record would be built to be dropped).
+        self.tokens = [0, 0, 0, 0]
         self.last_usage: object = None  # raw, of the last record
 
     def add(self, record: dict, message: dict, model: object = False) -> None:
@@ -88,7 +89,7 @@ class Merged:
         # maximum, and comparing dicts is far cheaper than building Usages.
         if type(u) is dict and u != self.last_usage:
             self.last_usage = u
-            self.usage = self.usage.max(usage_of(message))
+            _raise(self.tokens, u)
         index = record.get("apiBlockIndex")
         if type(index) is not int:  # (``type() is int`` also rules out bool)
             index = None
@@ -114,6 +115,10 @@ class Merged:
                 continue
             seen.add(ident)
             blocks.append((index, len(blocks), kind, value))
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(*self.tokens)
 
     def reply(self) -> Reply:
         blocks = self.blocks
@@ -165,11 +170,11 @@ class Tally:
 
     def add(self, m: Merged, reply: Reply) -> None:
         self.messages += 1
-        u = m.usage
-        self.input += u.input
-        self.output += u.output
-        self.cache_write += u.cache_write
-        self.cache_read += u.cache_read
+        i, o, w, r = m.tokens
+        self.input += i
+        self.output += o
+        self.cache_write += w
+        self.cache_read += r
         for tool in reply.tools:
             bump(self.tools, tool)
         model = m.model
