@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, IO, Any, Awaitable, Protocol
 from edgar.cli import slash
 from edgar.cli.asker import Asker, Screen
 from edgar.cli.attach import AT_PATH, AttachRefused, at_paths, typed
+from edgar.cli.banner import greet
 from edgar.cli.oneshot import UsageError
 from edgar.core.queue import PromptQueue
 from edgar.events import Attached, Event, PromptTyped, QueueDelivered
@@ -279,7 +280,7 @@ class Repl:
         if hasattr(self.renderer, "file"):
             self.renderer.file = above
         with patch_stdout(raw=True):
-            self._greet(greet_line)
+            greet(self.app.session, greet_line)
             loop.call_later(0.3, loop.run_in_executor, None, warm_up)
             if first is not None:
                 await self.submit(first)
@@ -325,41 +326,6 @@ class Repl:
             await asyncio.wait([task], timeout=5)
         if self.prompt is not None and self.app.session.messages:
             self.say(f"session {self.app.session.id} saved · edgar -c continues it", "dim")
-
-    def _greet(self, say) -> None:
-        from edgar import __version__
-
-        import shutil
-
-        session = self.app.session
-        width = shutil.get_terminal_size((80, 24)).columns
-        for line in fit([f"edgar {__version__}", session.model_name, f"{session.gate.mode} mode"],
-                        width):
-            say(line, "bold")
-        for line in fit(["/help for commands", "Esc interrupts", "Esc-Enter new line",
-                         "Ctrl-D exits"], width):
-            say(line, "dim")
-        if session.messages:
-            say(f"resumed session {session.id} ({len(session.messages)} messages)", "cyan")
-            for message in session.messages[-2:]:
-                text = " ".join(message.text().split())
-                if text:
-                    say(f"  {message.role}: {text[:200]}", "dim")
-
-
-def fit(parts: list[str], width: int, sep: str = " · ") -> list[str]:
-    """``parts`` joined by ``sep`` into lines of at most ``width`` columns, broken only
-    between parts; a part too long on its own keeps its end (``…/script.jsonl``)."""
-    width = max(width - 1, 10)   # the last column: some terminals wrap a full line
-    lines: list[str] = []
-    for part in parts:
-        if len(part) > width:
-            part = "…" + part[-(width - 1):]
-        if lines and len(lines[-1]) + len(sep) + len(part) <= width:
-            lines[-1] += sep + part
-        else:
-            lines.append(part)
-    return lines
 
 
 def _handle_sigint(loop: asyncio.AbstractEventLoop, handler) -> None:

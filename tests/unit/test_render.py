@@ -180,7 +180,7 @@ def test_a_long_paragraph_streams_by_screen_lines_and_loses_nothing():
 
 
 def test_the_header_fits_sixty_columns_and_breaks_between_parts():
-    from edgar.cli.repl import fit
+    from edgar.cli.banner import fit
 
     parts = ["edgar 0.1.0", "anthropic:claude-sonnet-4-5-20250929", "auto-edit mode"]
     lines = fit(parts, 60)
