@@ -8,8 +8,11 @@ the same comparison, so the docs cannot drift from the parser.
 
 The help is produced with a fixed terminal width (``COLUMNS``) in an empty directory with an
 empty ``EDGAR_HOME``, so nothing about the machine or the project shows in it. argparse lays
-help out slightly differently across Python versions; the Python minor version that wrote the
-blocks is recorded in the file, and the test compares only on that version.
+help out slightly differently across Python versions (3.13 writes ``-r, --resume [ID]`` where
+3.11 writes ``-r [ID], --resume [ID]``, and wraps differently); the Python minor version that
+wrote the blocks is recorded in the file. On that version blocks are compared byte for byte; on
+any other, by the set of words they hold, so an option or a help sentence that changed is still
+found while a layout argparse chose is not.
 """
 
 from __future__ import annotations
@@ -91,8 +94,26 @@ def render(command: str, text: str) -> str:
     return f"<!-- [[[help {command}]]] -->\n```text\n{text.rstrip()}\n```\n<!-- [[[end]]] -->"
 
 
-def stale(doc: str) -> list[tuple[str, str, str]]:
-    """(command, block as documented, block as it should be) for every block that differs."""
+WORD = re.compile(r"[\w./:-]+")
+
+
+def words(text: str) -> set[str]:
+    """The words of a help block, without its layout (spacing, wrapping, brackets, commas)."""
+    return set(WORD.findall(text))
+
+
+def exact_here(doc: str) -> bool:
+    """True when this Python's minor version wrote ``doc``'s blocks (or it names none)."""
+    found = VERSION.search(doc)
+    return found is None or found.group(1) == python_version()
+
+
+def stale(doc: str, exact: bool | None = None) -> list[tuple[str, str, str]]:
+    """(command, block as documented, block as it should be) for every block that differs:
+    byte for byte when ``exact`` (by default: on the Python that wrote ``doc``), else in its
+    words."""
+    if exact is None:
+        exact = exact_here(doc)
     out = []
     for match in BLOCK.finditer(doc):
         command = match.group("command").strip()
@@ -100,7 +121,7 @@ def stale(doc: str) -> list[tuple[str, str, str]]:
                 and not learning_installed():
             continue
         want = render(command, help_text(command))
-        if match.group(0) != want:
+        if (match.group(0) != want) if exact else (words(match.group(0)) != words(want)):
             out.append((command, match.group(0), want))
     return out
 
