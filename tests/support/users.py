@@ -1,13 +1,16 @@
 """An ordinary (non-root) user for tests that must see what a user's machine sees.
 
-CI and developers run as root; edgar's users do not. ``ordinary_user()`` creates a system
-user with ``useradd`` once (root only) and finds a Python it can run; a test skips, saying
-why, only where that is impossible (not root, no useradd, no Python readable by the user).
+CI and developers run as root; edgar's users do not. As root, ``ordinary_user()`` takes a uid
+and gid that no account on the machine has (root may run a process as any number; nothing is
+added to /etc/passwd) and finds a Python that uid can run. Not root, it is the user running
+the tests. No Python that uid can run is an error saying so, not a skip: the test it serves
+is the one that shows an ordinary user's commands cannot read edgar's environment.
 """
 
 from __future__ import annotations
 
 import os
+import grp
 import pwd
 import shutil
 import subprocess
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 
-NAME = "edgar-sbx-test"
+FIRST_FREE = 61000   # above the usual ranges of system and login accounts
 
 
 @dataclass(frozen=True)
@@ -30,26 +33,30 @@ def ordinary_user() -> User:
     if os.geteuid() != 0:
         me = pwd.getpwuid(os.getuid())
         return User(me.pw_uid, me.pw_gid, sys.executable)
-    try:
-        entry = pwd.getpwnam(NAME)
-    except KeyError:
-        if shutil.which("useradd") is None:
-            pytest.skip("running as root without useradd: cannot create an ordinary user")
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/bin/sh", NAME],
-                       check=True, capture_output=True)
-        entry = pwd.getpwnam(NAME)
+    uid = next(n for n in range(FIRST_FREE, FIRST_FREE + 1000) if not _taken(pwd.getpwuid, n))
+    gid = next(n for n in range(FIRST_FREE, FIRST_FREE + 1000) if not _taken(grp.getgrgid, n))
+    tried = []
     for python in (sys.executable, "/usr/bin/python3", shutil.which("python3") or ""):
-        if not python:
+        if not python or python in tried:
             continue
+        tried.append(python)
         try:
             done = subprocess.run([python, "-c", "import sys; assert sys.version_info >= (3, 11)"],
-                                  user=entry.pw_uid, group=entry.pw_gid, extra_groups=[],
-                                  capture_output=True)
+                                  user=uid, group=gid, extra_groups=[], capture_output=True)
         except OSError:
-            continue  # not executable by that user (a Python under /root, say)
+            continue  # not executable by that uid (a Python under /root, say)
         if done.returncode == 0:
-            return User(entry.pw_uid, entry.pw_gid, python)
-    pytest.skip(f"no Python >= 3.11 that the user {NAME} can run")
+            return User(uid, gid, python)
+    pytest.fail(f"no Python >= 3.11 that uid {uid} can run (tried {', '.join(tried)}): install "
+                "one outside /root, e.g. the system's python3", pytrace=False)
+
+
+def _taken(lookup, number: int) -> bool:
+    try:
+        lookup(number)
+        return True
+    except KeyError:
+        return False
 
 
 def as_user(user: User) -> dict:
