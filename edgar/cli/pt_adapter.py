@@ -24,7 +24,6 @@ The assumptions (prompt_toolkit 3.0.53, ``application/application.py``):
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -52,6 +51,8 @@ def redraw_now(app: Application[Any]) -> None:
 
 def broken_assumptions() -> list[str]:
     """What this adapter assumes of the installed prompt_toolkit and no longer holds."""
+    import inspect   # only the version test asks; a session never does
+
     from prompt_toolkit.application import Application
 
     problems: list[str] = []

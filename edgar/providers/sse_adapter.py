@@ -18,7 +18,6 @@ httpx2 is imported on the first call, never when this module is imported.
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, AsyncIterator
 
 if TYPE_CHECKING:
@@ -55,6 +54,8 @@ async def sse_batches(source: EventSource) -> AsyncIterator[list[ServerSentEvent
 
 def broken_assumptions() -> list[str]:
     """What this adapter assumes of the installed httpx2 and no longer holds (empty: all hold)."""
+    import inspect   # only the version test asks; a session never does
+
     import httpx2
 
     problems: list[str] = []
