@@ -61,12 +61,24 @@ class ProviderSettings(_Section):
     retry_backoff: float = Field(0.5, ge=0, le=60)       # seconds; doubles, capped at 8 s
     temperature: float | None = Field(None, ge=0, le=2)  # not sent unless set
     thinking_budget: int = Field(0, ge=0, le=MILLION)    # Anthropic extended thinking; 0 = off
+    # Anthropic: "adaptive" (the model decides how much to think; Claude 4.6 and later),
+    # "enabled" (a fixed thinking_budget), "off"; unset: "enabled" when thinking_budget > 0
+    thinking: Literal["adaptive", "enabled", "off"] | None = None
 
     @model_validator(mode="after")
     def _thinking_limits(self) -> "ProviderSettings":
         # The API's documented limits (anthropic ThinkingConfigEnabledParam): budget_tokens
         # >= 1024 and < max_tokens; sampling parameters are refused with thinking on.
         budget = self.thinking_budget
+        if self.thinking == "enabled" and not budget:
+            raise ValueError('thinking = "enabled" needs thinking_budget (1024 or more); or set '
+                             'thinking = "adaptive" to let the model decide')
+        if self.thinking in ("adaptive", "off") and budget:
+            raise ValueError(f'thinking_budget = {budget} is for thinking = "enabled"; with '
+                             f'thinking = "{self.thinking}" remove it')
+        if self.thinking == "adaptive" and self.temperature is not None:
+            raise ValueError("temperature cannot be set with thinking on (remove temperature "
+                             'or set thinking = "off")')
         if budget and budget < 1024:
             raise ValueError(f"thinking_budget = {budget} is below the API's minimum of 1024 "
                              "(set 1024 or more, or 0 to turn thinking off)")

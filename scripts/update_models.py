@@ -10,7 +10,12 @@ What is kept, from the installed packages' own published data:
   (``anthropic._constants.ANTHROPIC_API_VERSION``);
 - ``openai``: the chat model ids of ``openai.types.ChatModel``;
 - aliases ``sonnet``, ``opus``, ``haiku``: the highest-numbered undated id of that family that
-  is not deprecated; ``default``: the ``sonnet`` alias.
+  is not deprecated; ``default``: the ``sonnet`` alias;
+- ``thinking.enabled_deprecated``: ``anthropic._data.MODELS_TO_WARN_WITH_THINKING_ENABLED``
+  (the models the SDK warns about ``thinking.type = "enabled"`` for);
+  ``thinking.adaptive``: the ids that take ``thinking.type = "adaptive"``, by the rule the API
+  documents (platform.claude.com, build-with-claude/adaptive-thinking: "Claude 4.6 and later",
+  and Claude Mythos Preview), applied to the SDK's model ids.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ from typing import Any
 OUT = Path(__file__).resolve().parent.parent / "edgar" / "providers" / "models.json"
 FAMILIES = ("sonnet", "opus", "haiku")
 _DATED = re.compile(r"-\d{8}$")
+_GENERATION = re.compile(r"^claude-[a-z]+-(\d+)(?:-(\d{1,2}))?(?:-\d{8})?$")
+ADAPTIVE_SINCE = (4, 6)                     # the documented first generation with adaptive
+ADAPTIVE_NAMED = ("claude-mythos-preview",)  # listed by name in the same documentation
 
 
 def literals(alias: Any) -> list[str]:
@@ -49,11 +57,21 @@ def version_of(model: str) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", model))
 
 
+def takes_adaptive(model: str) -> bool:
+    """Whether ``model`` takes ``thinking.type = "adaptive"``, by the documented rule."""
+    if model in ADAPTIVE_NAMED:
+        return True
+    match = _GENERATION.match(model)
+    if match is None:
+        return False
+    return (int(match.group(1)), int(match.group(2) or 0)) >= ADAPTIVE_SINCE
+
+
 def build(today: dt.date) -> dict[str, Any]:
     import anthropic
     import openai
     from anthropic._constants import ANTHROPIC_API_VERSION
-    from anthropic._data import DEPRECATED_MODELS
+    from anthropic._data import DEPRECATED_MODELS, MODELS_TO_WARN_WITH_THINKING_ENABLED
     from anthropic.types import Model
     from openai.types import ChatModel
 
@@ -71,7 +89,10 @@ def build(today: dt.date) -> dict[str, Any]:
         "anthropic_version": ANTHROPIC_API_VERSION,
         "default": aliases["sonnet"],
         "aliases": aliases,
-        "anthropic": {"models": claude, "retiring": retiring},
+        "anthropic": {"models": claude, "retiring": retiring,
+                      "thinking": {
+                          "adaptive": [m for m in claude if takes_adaptive(m)],
+                          "enabled_deprecated": list(MODELS_TO_WARN_WITH_THINKING_ENABLED)}},
         "openai": {"models": literals(ChatModel)},
     }
 

@@ -39,7 +39,7 @@ from edgar.events import (Event, ModelResponded, Notice, ToolFinished, ToolPropo
                           TurnStarted)
 from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
-from edgar.providers import make_provider
+from edgar.providers import make_provider, start_notes
 from edgar.sandbox.session import SessionSandbox
 from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.base import Tool
@@ -196,7 +196,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     sandbox = session_sandbox(root, settings, bus, sid)
     tools = default_tools()
     gate = permission_gate(root, settings, bus, confirm)
-    problems: list[str] = []   # broken server or hook entries: skipped, and said at the start
+    # broken server or hook entries (skipped), a retiring model: said at the start
+    problems: list[str] = start_notes(provider)
     servers = mcp_servers(root, settings, bus, sid, tools, problems)
     hooks = user_hooks(root, settings, bus, sid, gate, sandbox, problems)
     waits: list[Callable[[], Awaitable[None]]] = []   # before every model call
@@ -299,9 +300,15 @@ def _starts(bus: Bus, session_id: str, problems: list[str], servers: McpServers 
     """What ``App.running`` starts inside the loop, in order: the config problems said as
     warning Notices (the renderer and the ``-p`` printer subscribe after ``build``), then the
     MCP servers, then the hooks (SessionStart)."""
-    def say() -> None:
+    def publish() -> None:
         for message in problems:
             bus.publish(Notice(level="warning", message=message, session_id=session_id))
+
+    def say() -> None:
+        # at the work's first pause, not now: ``-p``'s printer subscribes when its work starts
+        import asyncio
+
+        asyncio.get_running_loop().call_soon(publish)
 
     starts: list[Callable[[], None]] = [say] if problems else []
     if servers is not None:

@@ -135,7 +135,7 @@ def _clear(host: Host, arg: str) -> None:
 
 @command("model", "/model [NAME]", "show or switch the model (PROVIDER:MODEL)")
 def _model(host: Host, arg: str) -> None:
-    from edgar.providers import make_provider
+    from edgar.providers import make_provider, start_notes
     from edgar.providers.base import ProviderError
 
     session = host.app.session
@@ -148,6 +148,8 @@ def _model(host: Host, arg: str) -> None:
         host.say(exc.message, "red")
         return
     host.say(f"model: {session.model_name}", "dim")
+    for note in start_notes(session.provider):
+        host.say(f"edgar: {note}", "yellow")
 
 
 @command("mode", "/mode [NAME]", "show or set the permission mode")

@@ -10,6 +10,9 @@ Guarantees:
 - Lines queued while the turn runs are delivered at the next pause (after tool results,
   before the next model call) as one burst.
 - The loop never constructs a ``PromptTyped``; the CLI does, before it calls ``run_turn``.
+- A request the provider refuses as longer than the model's context window, before any
+  output, is compacted once (a visible summary, said in a Notice) and sent again; a second
+  refusal, or nothing to compact, ends the turn ``error`` as any provider failure does.
 - Tool calls the client makes for the turn (``expand``: a custom command's ``!`cmd```) run
   inside it, after the prompt hooks and before the first model call, through the same
   harness as the model's (``_caller``), and count among the turn's tools.
@@ -198,13 +201,21 @@ def _deliver_queue(session: Session, turn: Turn, where: Where) -> str:
 async def _model_step(session: Session, turn: Turn, history: list[Message], append: Append,
                       where: Where) -> tuple[list[ToolCall], Finished | None]:
     await session.ready()
-    request = ModelRequest(
-        system=reminders.system(session),
-        messages=list(history),
-        tools=[t.spec() for t in session.tools.values()],
-    )
-    turn.reply = Reply()  # what has streamed so far, kept if the call is cut off
-    response = await model_call(session, request, where, turn=turn, reply=turn.reply)
+    compacted = False
+    while True:
+        request = ModelRequest(
+            system=reminders.system(session),
+            messages=list(history),
+            tools=[t.spec() for t in session.tools.values()],
+        )
+        turn.reply = Reply()  # what has streamed so far, kept if the call is cut off
+        try:
+            response = await model_call(session, request, where, turn=turn, reply=turn.reply)
+            break
+        except ProviderError as exc:
+            if compacted or not await _compact_to_fit(session, turn, history, exc, where):
+                raise
+            compacted = True
     turn.reply = None
     blocks = response.reply.blocks()
     answer = response.reply.text()
@@ -213,6 +224,21 @@ async def _model_step(session: Session, turn: Turn, history: list[Message], appe
     if blocks:
         append(Message("assistant", blocks))
     return response.calls, response.finished
+
+
+async def _compact_to_fit(session: Session, turn: Turn, history: list[Message],
+                          exc: ProviderError, where: Where) -> bool:
+    """Compact once after a context-window refusal; True when the request may be retried."""
+    nothing_shown = turn.reply is None or not turn.reply.blocks()
+    if not exc.context_exceeded or not nothing_shown or session.compactor is None \
+            or turn.depth != 0 or history is not session.messages:
+        return False
+    session.bus.publish(Notice(level="warning", message=(
+        "the conversation is longer than the model's context window: compacting it once and "
+        "sending the request again"), **where))
+    if await session.compactor.compact(session, turn=turn) is None:
+        return False
+    return True
 
 
 async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],

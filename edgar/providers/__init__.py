@@ -4,6 +4,9 @@ Guarantees: an alias (``sonnet``) or a bare id (``claude-…``, ``gpt-…``) is 
 (``models.resolve``); an unknown prefix is a ``ProviderError(usage_error=True)`` that lists
 the known ones and forms; provider modules are imported only when chosen (each costs import
 time).
+- ``start_notes(provider)`` is what a session says when it starts (and ``/model`` when it
+  switches): a deprecated or retired model, a setting the API deprecates for it. Said on
+  every run, not only by ``edgar doctor``.
 """
 
 from __future__ import annotations
@@ -45,3 +48,16 @@ def make_provider(spec: str, settings: "Settings") -> Provider:
         return OpenAIProvider(rest, settings.provider("openai"))
     raise ProviderError("edgar", f"unknown provider {prefix!r} in --model {spec!r} "
                         f"(known: {', '.join(KNOWN)})", usage_error=True)
+
+
+def start_notes(provider: Provider) -> list[str]:
+    """Warnings about the chosen model and its settings, for the start of every session."""
+    if provider.name != "anthropic":
+        return []
+    from edgar.providers.anthropic import AnthropicProvider
+    from edgar.providers.models import lifecycle_note
+
+    notes = [n for n in (lifecycle_note(provider.model),) if n]
+    if isinstance(provider, AnthropicProvider):
+        notes += provider.notes()
+    return notes

@@ -6,6 +6,10 @@ Guarantees:
   and nowhere else. Base URL: ``ANTHROPIC_BASE_URL`` > ``providers.anthropic.base_url`` > default.
 - ``temperature`` is sent only when configured and only to versions before 2026-10-21, which
   reject it (configuring it with the new version is a usage error, not a silent drop).
+- What is configured is sent: ``max_tokens`` (a request's own cap only lowers it),
+  ``thinking = "adaptive"`` as ``{"type": "adaptive"}`` (a usage error for a model the table
+  says does not take it), ``thinking_budget`` as ``{"type": "enabled", "budget_tokens": …}``
+  whenever the response may hold it; ``notes()`` says what the API deprecates in that.
 - Stream: ``text_delta`` -> ``TextChunk`` as it arrives; ``thinking_delta`` -> ``ThinkingChunk``
   (never mixed into the answer), the block's ``signature`` as one ``ThinkingChunk("", sig)``
   at its stop; ``input_json_delta`` is assembled and parsed at block stop -> ``ToolCall``
@@ -32,7 +36,7 @@ from edgar.providers.base import (
 )
 from edgar.providers.http import Connection, WireProvider
 from edgar.providers.http_errors import Hints, stream_error, truncated
-from edgar.providers.models import anthropic_version
+from edgar.providers.models import anthropic_version, enabled_deprecated, takes_adaptive
 
 DEFAULT_BASE = "https://api.anthropic.com"
 SAMPLING_REMOVED = "2026-10-21"  # first anthropic-version that rejects temperature/top_p/top_k
@@ -52,6 +56,11 @@ class AnthropicProvider(WireProvider):
             raise ProviderError("anthropic", f"anthropic: no API key — set {key_env} (export "
                                 f"{key_env}=...) or choose another --model", usage_error=True)
         self.version = settings.version or anthropic_version()
+        if settings.thinking == "adaptive" and not takes_adaptive(model):
+            raise ProviderError("anthropic", f'anthropic: {model} does not take thinking = '
+                                '"adaptive" (Claude 4.6 and later do) — set providers.anthropic.'
+                                'thinking_budget instead, or choose another --model',
+                                usage_error=True)
         if settings.temperature is not None and self.version >= SAMPLING_REMOVED:
             raise ProviderError("anthropic", f"anthropic: anthropic-version {self.version} "
                                 "does not accept temperature — remove providers.anthropic."
@@ -67,7 +76,7 @@ class AnthropicProvider(WireProvider):
 
     def body(self, request: ModelRequest) -> dict[str, Any]:
         """The JSON sent for ``request`` (public: tests check it without a server)."""
-        max_tokens = min(request.max_tokens, self.settings.max_tokens)
+        max_tokens = request.output_limit(self.settings.max_tokens)
         messages = to_wire(request.messages)
         mark_cache(messages)
         body: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens,
@@ -76,16 +85,28 @@ class AnthropicProvider(WireProvider):
             # A cache breakpoint on the system prompt (with the tools before it): byte-stable
             # for the whole session (core/context.py), so every call reads it from the cache.
             body["system"] = [{"type": "text", "text": request.system, "cache_control": _CACHE}]
-        if request.tools:
+        if request.tools or request.server_tools:
             body["tools"] = [{"name": t.name, "description": t.description,
                               "input_schema": t.input_schema} for t in request.tools]
+            body["tools"] += request.server_tools
         budget = self.settings.thinking_budget
-        if budget and max_tokens > budget:
+        if self.settings.thinking == "adaptive":
+            body["thinking"] = {"type": "adaptive"}
+        elif budget and max_tokens > budget:
+            # a request with its own lower cap (a summary, a ping) cannot hold the budget:
+            # the API refuses budget_tokens >= max_tokens, so that one call thinks not at all
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
         if self.settings.temperature is not None and self.version < SAMPLING_REMOVED:
             body["temperature"] = self.settings.temperature
         return body
 
+    def notes(self) -> list[str]:
+        """What the person should hear at the start about this provider's settings."""
+        if self.settings.thinking_budget and enabled_deprecated(self.model):
+            return [f"providers.anthropic.thinking_budget sends thinking.type = \"enabled\", "
+                    f"which the API deprecates for {self.model}: set thinking = \"adaptive\" "
+                    "(and remove thinking_budget)"]
+        return []
 
 
 def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
@@ -249,6 +270,27 @@ class _Decoder:
             return None
         return Usage(u.get("input_tokens", 0), u.get("output_tokens", 0),
                      u.get("cache_creation_input_tokens", 0), u.get("cache_read_input_tokens", 0))
+
+    def whole(self, body: Any) -> Sequence[StreamEvent] | None:
+        """A complete ``Message`` body, replayed as the stream of it would have come."""
+        if not isinstance(body, dict) or body.get("type") != "message":
+            return None
+        content = wire.take(body, "content", list, "message", [])
+        events: list[StreamEvent] = []
+
+        def feed(kind: str, **data: Any) -> None:
+            events.extend(self.feed(kind, json.dumps({"type": kind, **data})))
+
+        feed("message_start", message={**body, "content": []})
+        for index, block in enumerate(content):
+            if not isinstance(block, dict):
+                raise wire.WireTypeError(f"field message.content[{index}] is not an object")
+            feed("content_block_start", index=index, content_block=block)
+            feed("content_block_stop", index=index)
+        feed("message_delta", delta={"stop_reason": body.get("stop_reason")},
+             usage=body.get("usage"))
+        feed("message_stop")
+        return [*events, *self.finish()]
 
     def finish(self) -> Sequence[StreamEvent]:
         if not self.done:

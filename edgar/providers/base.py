@@ -24,10 +24,19 @@ __all__ = [
 
 @dataclass(slots=True)
 class ModelRequest:
+    """One request. ``max_tokens`` None: the provider's configured ``max_tokens`` (what the
+    person set is what is sent); a number: the smaller of it and the configured one (a
+    summary's or a ping's own cap). ``server_tools``: provider-side tools (Anthropic's web
+    search) sent as they are, after the client tools."""
+
     system: str
     messages: list[Message]
     tools: list[ToolSpec] = field(default_factory=list)
-    max_tokens: int = 8192
+    max_tokens: int | None = None
+    server_tools: list[dict[str, Any]] = field(default_factory=list)
+
+    def output_limit(self, configured: int) -> int:
+        return configured if self.max_tokens is None else min(self.max_tokens, configured)
 
 
 # --- stream -------------------------------------------------------------------------------
@@ -99,6 +108,9 @@ class ProviderError(Exception):
         self.usage_error = usage_error
         # what the failed response had reported before it failed (kept, and billed)
         self.usage: Usage | None = None
+        # the request was longer than the model's context window ("prompt is too long",
+        # context_length_exceeded): compacting the conversation may let it through
+        self.context_exceeded = False
         self.model = ""
 
 

@@ -10,6 +10,9 @@ Guarantees:
   403, 404, 413 and a spend-limit 429 are never retried. After partial output nothing is
   retried: the failure is raised and the caller keeps what it already has. (Which failures
   are retryable and for how long to wait: ``edgar.providers.http_retry``.)
+- A 2xx answer that is one whole JSON message instead of a stream (LiteLLM's
+  ``mock_response``, a server without SSE) is read as that message (``Decoder.whole``): the
+  same events a stream of it would give, never an error, never retried.
 - Text is yielded as soon as a network read brings it; the deltas of one read are joined into
   one ``TextChunk`` (nothing is held back), so a fast stream does not cost one bus event per
   token.
@@ -54,6 +57,10 @@ class Decoder(Protocol):
 
     def usage(self) -> "Usage | None":
         """The usage reported so far (kept on a failure mid-stream), None if none was."""
+
+    def whole(self, body: Any) -> Sequence[StreamEvent] | None:
+        """The events of a complete (non-streamed) message body, ``Finished`` last; None
+        when ``body`` is not this protocol's message (an error object, something else)."""
 
 
 def _httpx2() -> Any:
@@ -106,6 +113,13 @@ class Connection:
             try:
                 async with client.sse(self.url, method="POST", json=body) as source:
                     response = source.response
+                    if response.status_code < 300 and not _is_event_stream(response):
+                        whole = await self._whole(response, decoder)
+                        if whole is not None:
+                            for event in whole:
+                                emitted = True
+                                yield event
+                            return
                     if response.status_code >= 300 or not _is_event_stream(response):
                         failure, delay = await self._http_error(response)
                         raise failure
@@ -150,6 +164,20 @@ class Connection:
                 raise failure
             await asyncio.sleep(delay if delay is not None else backoff(attempt, s.retry_backoff))
             attempt += 1
+
+    async def _whole(self, response: Any, decoder: Decoder) -> Sequence[StreamEvent] | None:
+        """The events of a 2xx JSON body that is a whole message, or None (not one)."""
+        import json
+
+        raw = await response.aread()
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return None
+        try:
+            return decoder.whole(body)
+        except (AttributeError, TypeError, KeyError, ValueError) as exc:
+            raise malformed_event(self.hints, exc) from None
 
     async def _http_error(self, response: Any) -> tuple[ProviderError, float | None]:
         raw = await response.aread()

@@ -27,6 +27,9 @@ DETAIL_CHARS = 240         # server text kept in a message
 _KEYLIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{4})[A-Za-z0-9_\-*.]{6,}")
 _SPEND = re.compile(r"quota|spend(ing)? limit|credit balance|billing", re.I)
 _SPEND_KINDS = ("insufficient_quota", "billing_hard_limit_reached")
+# a request longer than the context window, as Anthropic, OpenAI, vLLM and LiteLLM say it
+_CONTEXT = re.compile(r"prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|"
+                      r"context window|contextwindowexceeded|input is too long for", re.I)
 
 
 @dataclass(frozen=True)
@@ -111,10 +114,26 @@ def status_message(h: Hints, status: int, detail: str, spend_limit: bool) -> str
     return f"{p}: HTTP {status}{said} — check --model and the providers.{p} settings"
 
 
+def _context(h: Hints, status: int | None, detail: str, kind: str,
+             secret: str | None) -> ProviderError | None:
+    """The error for a request longer than the model's context window, else None."""
+    if status not in (400, 413, None) or not (_CONTEXT.search(detail) or _CONTEXT.search(kind)):
+        return None
+    said = scrub(detail or kind, secret)
+    error = ProviderError(h.provider, f"{h.provider}: HTTP {status or 400} the conversation is "
+                          f"longer than the model's context window ({said}) — /compact it, "
+                          "start a new session, or attach less", status=status or 400)
+    error.context_exceeded = True
+    return error
+
+
 def stream_error(h: Hints, detail: str, kind: str, secret: str | None = None) -> ProviderError:
     """An error the server reported inside a stream (Anthropic ``error``, OpenAI ``{"error"}``)."""
     kind = kind.strip().lower()
     status = _STATUS_OF_KIND.get(kind) or (int(kind) if kind.isdigit() else None)
+    too_long = _context(h, status, detail, kind, secret)
+    if too_long is not None:
+        return too_long
     if status in (400, 401, 403, 500):
         no_key = missing_key(h, status, scrub(detail, secret))
         if no_key is not None:
@@ -167,6 +186,9 @@ def response_error(h: Hints, status: int, headers: Any, raw: bytes,
             return ProviderError(h.provider, message, status=status)
     if not detail and raw:
         detail = raw.decode("utf-8", "replace")
+    too_long = _context(h, status, detail, kind, secret)
+    if too_long is not None:
+        return too_long
     if status in (400, 401, 403, 500):
         no_key = missing_key(h, status, scrub(detail, secret))
         if no_key is not None:

@@ -9,6 +9,10 @@ Guarantees:
   ``gpt-*``, ``chatgpt-*`` and ``o1``/``o3``/``o4``… are OpenAI's. Anything else is returned
   unchanged (the caller's error names the known forms).
 - ``retirement(model)`` is the ISO date Anthropic retires the model on, or None.
+- ``takes_adaptive(model)`` / ``enabled_deprecated(model)``: the table's ``thinking`` lists
+  (the documented adaptive-thinking models; the SDK's deprecation list for a fixed budget).
+  A model the table does not know (a dated id, a gateway's name) is assumed to take
+  adaptive thinking: the API's own 400 then names the problem.
 """
 
 from __future__ import annotations
@@ -59,6 +63,24 @@ def retirement(model: str) -> str | None:
     """When Anthropic retires ``model`` (ISO date), if it is in the deprecation table."""
     retiring: dict[str, str] = table()["anthropic"]["retiring"]
     return retiring.get(model.removeprefix("anthropic:"))
+
+
+def _bare(model: str) -> str:
+    return model.removeprefix("anthropic:")
+
+
+def takes_adaptive(model: str) -> bool:
+    """Whether ``thinking = "adaptive"`` may be sent for ``model``."""
+    anthropic = table()["anthropic"]
+    bare = _bare(model)
+    if bare not in anthropic["models"]:
+        return True
+    return bare in anthropic["thinking"]["adaptive"]
+
+
+def enabled_deprecated(model: str) -> bool:
+    """Whether the SDK marks a fixed thinking budget deprecated for ``model``."""
+    return _bare(model) in table()["anthropic"]["thinking"]["enabled_deprecated"]
 
 
 def lifecycle_note(model: str, today: datetime.date | None = None) -> str | None:

@@ -73,7 +73,7 @@ class OpenAIProvider(WireProvider):
         body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": True,
                                 "stream_options": {"include_usage": True}}
         # OpenAI's newer models refuse max_tokens; most local servers only know max_tokens.
-        limit = min(request.max_tokens, self.settings.max_tokens)
+        limit = request.output_limit(self.settings.max_tokens)
         body["max_completion_tokens" if self.official else "max_tokens"] = limit
         if request.tools:
             body["tools"] = [{"type": "function", "function": {
@@ -236,6 +236,19 @@ class _Decoder:
         cached, written = u["cached"], u["written"]
         # prompt_tokens include the cached and the newly cached tokens: not charged twice
         return Usage(max(u["prompt"] - cached - written, 0), u["completion"], written, cached)
+
+    def whole(self, body: Any) -> Sequence[StreamEvent] | None:
+        """A complete ``chat.completion`` body, read as one chunk holding all of it."""
+        if not isinstance(body, dict) or not isinstance(body.get("choices"), list) \
+                or not body["choices"] or "error" in body:
+            return None
+        choice = body["choices"][0]
+        if not isinstance(choice, dict):
+            raise wire.WireTypeError("field completion.choices[0] is not an object")
+        message = wire.take(choice, "message", dict, "completion.choices[0]", {})
+        chunk = {**body, "choices": [{"index": 0, "delta": message,
+                                      "finish_reason": choice.get("finish_reason") or "stop"}]}
+        return [*self.feed("", json.dumps(chunk)), *self.finish()]
 
     def finish(self) -> Sequence[StreamEvent]:
         if self.finish_reason is None:
