@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Union
 
-__all__ = ["TextBlock", "ThinkingBlock", "RedactedThinkingBlock", "ToolUseBlock",
+__all__ = ["Attachment", "TextBlock", "ImageBlock", "ThinkingBlock", "RedactedThinkingBlock", "ToolUseBlock",
            "ToolResultBlock", "Block", "Message", "ToolSpec", "Usage"]
 
 
@@ -24,6 +24,20 @@ class TextBlock:
 
     text: str
     type: Literal["text"] = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class ImageBlock:
+    """An image the model sees: base64 ``data`` of ``media_type`` (PNG, JPEG, GIF or WebP),
+    within the providers' limits (``edgar.images`` makes every one). ``source`` names where it
+    came from (a path, an MCP tool) for people; ``width``/``height`` are its pixels."""
+
+    media_type: str
+    data: str
+    source: str = ""
+    width: int = 0
+    height: int = 0
+    type: Literal["image"] = "image"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +69,20 @@ class ToolUseBlock:
 
 @dataclass(frozen=True, slots=True)
 class ToolResultBlock:
-    """What a tool returned to the model. The only place tool output lives."""
+    """What a tool returned to the model. The only place tool output lives; ``images`` are
+    the pictures it returned (``read`` of a PNG, an MCP tool's image content)."""
 
     tool_use_id: str
     content: str
     is_error: bool = False
     type: Literal["tool_result"] = "tool_result"
+    images: tuple[ImageBlock, ...] = ()
 
 
-Block = Union[TextBlock, ThinkingBlock, RedactedThinkingBlock, ToolUseBlock, ToolResultBlock]
-_KINDS: dict[str, type[Block]] = {"text": TextBlock, "thinking": ThinkingBlock,
-                                   "redacted_thinking": RedactedThinkingBlock,
+Block = Union[TextBlock, ImageBlock, ThinkingBlock, RedactedThinkingBlock, ToolUseBlock,
+              ToolResultBlock]
+_KINDS: dict[str, type[Block]] = {"text": TextBlock, "image": ImageBlock,
+                                   "thinking": ThinkingBlock, "redacted_thinking": RedactedThinkingBlock,
                                    "tool_use": ToolUseBlock, "tool_result": ToolResultBlock}
 
 
@@ -87,9 +104,16 @@ class Message:
         blocks: list[Block] = []
         for raw in data.get("content", []):
             cls = _KINDS.get(raw.get("type"))
+            if cls is ToolResultBlock and "images" in raw:
+                raw = {**raw, "images": tuple(ImageBlock(**i) for i in raw["images"])}
             if cls is not None:
                 blocks.append(cls(**raw))
         return Message(role=data["role"], content=blocks)
+
+
+Attachment = tuple[str, Union[str, ImageBlock]]
+"""(source, body) of something the person attached without typing it: ``@path``, ``stdin``,
+``/command``; the body is text, or an image."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from edgar.cli.attach import at_paths
+from edgar.cli.attach import as_event, at_paths
+from edgar.conversation import Attachment
 from edgar.cli.custom_commands import CustomCommand, allowed_rules, discover, pieces, split_line
 
 if TYPE_CHECKING:
@@ -51,19 +52,19 @@ class Prepared:
 
     command: CustomCommand
     pieces: list[tuple[str, str]]
-    files: list[tuple[str, str]]
+    files: list[Attachment]
     rules: list[Rule]
     trusted: bool              # the person's own command, or a trusted project's
     warnings: list[str]        # for the person, now (broken rules, ignored allowed-tools)
 
     def for_turn(self, bus: Bus, session_id: str) -> Expand:
         """The ``expand`` argument of ``run_turn`` for this command."""
-        async def expand(call: RunCall, turn_id: str) -> list[tuple[str, str]]:
+        async def expand(call: RunCall, turn_id: str) -> list[Attachment]:
             return await self.expand(call, bus, session_id, turn_id)
         return expand
 
     async def expand(self, call: RunCall, bus: Bus, session_id: str,
-                     turn_id: str) -> list[tuple[str, str]]:
+                     turn_id: str) -> list[Attachment]:
         """Run the ``!`` pieces and publish the result as ``Attached``; the attachments."""
         from edgar.events import Attached, Notice
 
@@ -80,10 +81,10 @@ class Prepared:
             body.append(f"[!`{text}` was not run: {why}]")
             bus.publish(Notice(level="warning", message=f"{name}: !`{text[:120]}` not run: {why}",
                                session_id=session_id, turn_id=turn_id))
-        attached = [(name, "".join(body).strip()), *self.files]
-        bus.publish(Attached(bodies=tuple(b for _, b in attached),
-                             sources=tuple(s for s, _ in attached),
-                             session_id=session_id, turn_id=turn_id))
+        attached: list[Attachment] = [(name, "".join(body).strip()), *self.files]
+        bodies, sources = as_event(attached)
+        bus.publish(Attached(bodies=bodies, sources=sources, session_id=session_id,
+                             turn_id=turn_id))
         return attached
 
     def _refusal(self, command: str) -> str | None:

@@ -30,6 +30,7 @@ from edgar.events import (
 )
 
 if TYPE_CHECKING:
+    from edgar.conversation import Attachment
     from edgar.core.loop import Expand
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
@@ -120,7 +121,7 @@ class _Printer:
                 self.err.write(f"edgar: {learned_line(event, 'edgar memory forget')}\n")
 
 
-async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | None = None,
+async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None = None,
                      fmt: str = "text", out: IO[str] = sys.stdout,
                      err: IO[str] = sys.stderr, expand: Expand | None = None) -> int:
     """Run one turn for what was typed (``prompt``; None: nothing was) and the attachments."""
@@ -153,8 +154,10 @@ async def run_prompt(app, prompt: str | None, attached: list[tuple[str, str]] | 
     if prompt is not None:
         app.bus.publish(PromptTyped(text=prompt, session_id=session.id, turn_id=turn_id))
     if attached:
-        app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
-                                 sources=tuple(s for s, _ in attached), session_id=session.id,
+        from edgar.cli.attach import as_event
+
+        bodies, sources = as_event(attached)
+        app.bus.publish(Attached(bodies=bodies, sources=sources, session_id=session.id,
                                  turn_id=turn_id))
     try:
         result = await run_turn(session, prompt or "", attached, turn_id=turn_id, expand=expand)

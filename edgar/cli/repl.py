@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, IO, Any, Awaitable, Protocol
 
 from edgar.cli import slash
 from edgar.cli.asker import Asker, Screen
-from edgar.cli.attach import AT_PATH, AttachRefused, at_paths, typed
+from edgar.cli.attach import AT_PATH, AttachRefused, as_event, typed
+from edgar.cli.attach import attached as attachments
 from edgar.cli.banner import greet
 from edgar.cli.oneshot import UsageError
 from edgar.core.queue import PromptQueue
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from edgar.cli.asker import Asking
     from edgar.cli.setup import App
     from edgar.config import Settings
+    from edgar.conversation import Attachment
     from edgar.core.loop import Expand
     from edgar.tools.permissions import Answer
 
@@ -130,13 +132,16 @@ class Repl:
                 self.say("(@path files are attached to a line that starts a turn; this one is "
                          "queued, so the model sees the path only)", "dim")
             return
+        notes: list[str] = []
         try:
-            attached = at_paths(line, Path.cwd(), session.root)
+            attached = attachments(line, Path.cwd(), session.root, notes)
             prepared = None if custom is None else prepare(*custom, session.root, Path.cwd())
         except AttachRefused as exc:
             self.say(f"edgar: {exc} — your line is back in the prompt", "yellow")
             self.default = line
             return
+        for note in notes:
+            self.say(f"edgar: {note}", "dim")
         restored, self.restored = self.restored, None
         turn_id = new_id()
         if line != restored:  # lines given back unchanged were published when first typed
@@ -144,8 +149,8 @@ class Repl:
         attached += [("/undo", note) for note in self.notes]
         self.notes = []
         if attached:
-            self.app.bus.publish(Attached(bodies=tuple(b for _, b in attached),
-                                          sources=tuple(s for s, _ in attached),
+            bodies, sources = as_event(attached)
+            self.app.bus.publish(Attached(bodies=bodies, sources=sources,
                                           session_id=session.id, turn_id=turn_id))
         expand = None
         if prepared is not None:   # its !`cmd` lines run inside the turn (cli/command_expand.py)
@@ -178,7 +183,7 @@ class Repl:
                 if c.name not in slash.COMMANDS]
 
     # -- the foreground task: a turn, or a long command such as /compact -------------
-    def _start_turn(self, text: str, attached: list[tuple[str, str]], turn_id: str = "",
+    def _start_turn(self, text: str, attached: list[Attachment], turn_id: str = "",
                     expand: Expand | None = None) -> None:
         from edgar.core.loop import run_turn
         from edgar.core.session import new_id

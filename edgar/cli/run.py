@@ -18,10 +18,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from edgar.cli.attach import AttachRefused, at_paths, read_stdin, typed
+from edgar.cli.attach import AttachRefused, read_stdin, typed
+from edgar.cli.attach import attached as attachments
 from edgar.cli.oneshot import EXIT_USAGE, UsageError, run_prompt
 
 if TYPE_CHECKING:
+    from edgar.conversation import Attachment
     from edgar.core.loop import Expand
 
 
@@ -59,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             settings = settings_for(args, root)  # trusted just now: the held keys apply
         if args.prompt is not None or not terminal:
             prompt = typed(args.prompt) if args.prompt else first
-            attached = []
+            attached: list[Attachment] = []
             stdin = read_stdin(sys.stdin)
             if stdin:
                 attached.append(("stdin", stdin))
@@ -71,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("nothing to run: give a prompt (edgar -p PROMPT) or pipe "
                                  "something into edgar")
             if prompt is not None:
-                attached.extend(at_paths(prompt, Path.cwd(), root))
+                notes: list[str] = []
+                attached.extend(attachments(prompt, Path.cwd(), root, notes))
+                for note in notes:
+                    print(f"edgar: {note}", file=sys.stderr)
             return _oneshot(args, root, settings, prompt, attached, resumed)
         from edgar.cli.repl import run_repl
 

@@ -24,7 +24,7 @@ import json
 from typing import TYPE_CHECKING
 
 from edgar.config import Settings
-from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from edgar.conversation import ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock
 from edgar.core.context import system_prompt
 from edgar.core.model_call import model_call
 from edgar.core.tokens import Ledger, request_chars
@@ -59,12 +59,16 @@ def transcript(messages: list[Message]) -> str:
         for b in m.content:
             if isinstance(b, TextBlock) and b.text.strip():
                 lines.append(f"[{m.role}] {b.text}")
+            elif isinstance(b, ImageBlock):
+                lines.append(f"[{m.role} attached an image: {b.source or b.media_type}]")
             elif isinstance(b, ToolUseBlock):
                 args = json.dumps(b.input, ensure_ascii=False)
                 lines.append(f"[assistant → {b.name}] {clip(args, TOOL_RESULT_CHARS)}")
             elif isinstance(b, ToolResultBlock):
                 tag = "tool error" if b.is_error else "tool result"
                 lines.append(f"[{tag}] {clip(b.content, TOOL_RESULT_CHARS)}")
+                lines += [f"[the tool returned an image: {i.source or i.media_type}]"
+                          for i in b.images]
     return "\n\n".join(lines)
 
 

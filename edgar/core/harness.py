@@ -107,7 +107,7 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
         finally:
             ctx.output = None
         files = outcome.files
-        block = ToolResultBlock(call.id, outcome.content)
+        block = ToolResultBlock(call.id, outcome.content, images=outcome.images)
     except ToolFailure as exc:
         error = ErrorRecord(call.name, exc.kind, exc.exit_code, exc.program)
         block = ToolResultBlock(call.id, exc.message, is_error=True)

@@ -24,7 +24,9 @@ import asyncio
 import time
 from typing import Any, Awaitable, Callable
 
-from edgar.conversation import Block, Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage
+from edgar.conversation import (
+    Attachment, Block, ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage,
+)
 from edgar.core import reminders, stops
 from edgar.core.harness import run_tool
 from edgar.core.model_call import model_call
@@ -40,16 +42,19 @@ Append = Callable[[Message], None]
 # (tool name, arguments) -> its result: a tool call the client makes inside the turn
 RunCall = Callable[[str, dict[str, Any]], Awaitable[ToolResultBlock]]
 # (run a call, turn id) -> attachments for the turn's user message (a custom command's body)
-Expand = Callable[[RunCall, str], Awaitable[list[tuple[str, str]]]]
+Expand = Callable[[RunCall, str], Awaitable[list[Attachment]]]
 
 
 def _where(session: Session, turn: Turn) -> Where:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
-def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str = "") -> Message:
+def _user_message(text: str, attachments: list[Attachment], reminder: str = "") -> Message:
     blocks: list[Block] = [TextBlock(text)] if text.strip() else []
     for source, body in attachments:
+        if isinstance(body, ImageBlock):   # the picture itself, named so the model can refer to it
+            blocks += [TextBlock(f'<image path="{source.lstrip("@")}">'), body]
+            continue
         if source.startswith("/"):  # a custom command's expansion (cli/custom_commands.py)
             blocks.append(TextBlock(f'<command name="{source[1:]}">\n{body}\n</command>'))
             continue
@@ -61,7 +66,7 @@ def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str =
     return Message("user", blocks or [TextBlock("")])
 
 
-async def run_turn(session: Session, text: str, attachments: list[tuple[str, str]] | None = None,
+async def run_turn(session: Session, text: str, attachments: list[Attachment] | None = None,
                    depth: int = 0, messages: list[Message] | None = None,
                    turn_id: str | None = None, expand: Expand | None = None) -> TurnResult:
     """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0).
@@ -277,7 +282,8 @@ def _bounded(block: ToolResultBlock, limit: int) -> ToolResultBlock:
     """Every tool result, whichever tool made it, reaches the model as at most head + tail."""
     if len(block.content) <= limit:
         return block
-    return ToolResultBlock(block.tool_use_id, clip(block.content, limit), block.is_error)
+    return ToolResultBlock(block.tool_use_id, clip(block.content, limit), block.is_error,
+                           images=block.images)
 
 
 def _tool_context(session: Session, turn: Turn) -> ToolContext:

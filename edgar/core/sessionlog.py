@@ -9,6 +9,11 @@ Guarantees:
   ``{"kind": "message", …}`` (the conversation, which is what ``-c``/``-r`` restore) or
   ``{"kind": "system", "text", "facts", "day"}`` (the session's frozen system prompt and what
   the model was told since, restored by ``-c``/``-r`` too; ADR-0042).
+- An image's bytes are not text and are not put through ``redact`` or into the line: each is
+  kept once, 0600, as ``<session>.images/<sha256>`` beside the log, and the line holds
+  ``{"type": "image", "media_type", "sha256", …}`` (ADR-0106). ``load`` puts the bytes back
+  when the file is there and its hash matches; otherwise the image becomes a text block
+  saying it was not kept, so a resumed session still makes a valid request.
 """
 
 from __future__ import annotations
@@ -36,6 +41,71 @@ def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
     return value
 
 
+def images_dir(log: Path) -> Path:
+    return log.with_suffix(".images")
+
+
+def _has_image(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_has_image(v) for v in value)
+    if isinstance(value, dict):
+        return value.get("type") == "image" or any(
+            _has_image(v) for v in value.values() if isinstance(v, (list, tuple, dict)))
+    return False
+
+
+def _stash(value: Any, folder: Path) -> Any:
+    """``value`` with every image's base64 moved to a file of its own (named by its hash)."""
+    if isinstance(value, (list, tuple)):
+        return [_stash(v, folder) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if value.get("type") == "image" and isinstance(value.get("data"), str):
+        import base64
+        import hashlib
+
+        raw = base64.b64decode(value["data"])
+        digest = hashlib.sha256(raw).hexdigest()
+        target = folder / digest
+        if not target.exists():
+            folder.mkdir(mode=0o700, exist_ok=True)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(raw)
+        return {k: v for k, v in value.items() if k != "data"} | {"sha256": digest}
+    return {k: _stash(v, folder) for k, v in value.items()}
+
+
+def _restore(value: Any, folder: Path) -> Any:
+    """The images of a loaded line given their bytes back (or a note where they are gone)."""
+    if isinstance(value, list):
+        return [_restore(v, folder) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if value.get("type") == "image" and isinstance(value.get("sha256"), str):
+        import base64
+        import hashlib
+
+        digest = value["sha256"]
+        try:
+            raw = (folder / digest).read_bytes() if len(digest) == 64 else b""
+        except OSError:
+            raw = b""
+        if raw and hashlib.sha256(raw).hexdigest() == digest:
+            return {k: v for k, v in value.items() if k != "sha256"} | {
+                "data": base64.b64encode(raw).decode("ascii")}
+        return {"type": "text", "text": f"[an image ({value.get('source') or 'attached'}) was "
+                "here; its copy is gone, so it is not shown again]"}
+    out = {k: _restore(v, folder) for k, v in value.items()}
+    if isinstance(out.get("images"), list):   # a tool result: a lost image becomes its note
+        kept = [i for i in out["images"] if isinstance(i, dict) and i.get("type") == "image"]
+        lost = [i["text"] for i in out["images"] if i not in kept and isinstance(i, dict)]
+        out["images"] = kept
+        if lost and isinstance(out.get("content"), str):
+            out["content"] = "\n".join([out["content"], *lost])
+    return out
+
+
 class SessionLog:
     def __init__(self, path: Path, redact: Callable[[str], str]):
         self.path = path
@@ -45,6 +115,8 @@ class SessionLog:
         os.fchmod(self._fd, 0o600)
 
     def _write(self, record: dict[str, Any]) -> None:
+        if _has_image(record.get("content") or record.get("messages")):
+            record = _stash(record, images_dir(self.path))
         line = json.dumps(_scrub(record, self._redact), ensure_ascii=False) + "\n"
         os.write(self._fd, line.encode("utf-8"))
 
@@ -75,12 +147,15 @@ class Loaded:
 
 def load(path: Path) -> Loaded:
     out = Loaded()
+    folder = images_dir(path)
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, 1):
             try:
                 record = json.loads(raw)
                 if not isinstance(record, dict):
                     raise ValueError
+                if b'"sha256"' in raw:
+                    record = _restore(record, folder)
                 if record.get("kind") == "message":
                     out.messages.append(Message.from_json(record))
                 elif record.get("kind") == "clear":

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from edgar.conversation import (
-    Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolSpec, ToolUseBlock, Usage,
+    ImageBlock, Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolSpec, ToolUseBlock, Usage,
 )
 
 DEFAULT_RATIO = 0.25           # tokens per character before any provider has answered
@@ -25,7 +25,14 @@ MIN_CALIBRATION = 2_000        # chars: below this a provider's fixed overhead s
 MESSAGE_OVERHEAD = 16          # characters' worth of role markers and separators per message
 
 
+def image_chars(block: ImageBlock) -> int:
+    """An image's weight in characters: Anthropic bills about width × height / 750 tokens."""
+    return max(block.width * block.height // 750, 85) * 4
+
+
 def block_chars(block: object) -> int:
+    if isinstance(block, ImageBlock):
+        return image_chars(block)
     if isinstance(block, TextBlock):
         return len(block.text)
     if isinstance(block, ThinkingBlock):
@@ -33,7 +40,7 @@ def block_chars(block: object) -> int:
     if isinstance(block, ToolUseBlock):
         return len(block.name) + len(json.dumps(block.input, ensure_ascii=False))
     if isinstance(block, ToolResultBlock):
-        return len(block.content)
+        return len(block.content) + sum(image_chars(i) for i in block.images)
     return 0
 
 

@@ -29,6 +29,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
+from edgar.conversation import ImageBlock
 from edgar.spawn import Confinement, kill_tree, one_line, spawn
 
 SUPPORTED = ((2, 0), (3, 0))  # [lowest, first unsupported) major.minor of the SDK
@@ -55,10 +56,12 @@ class ToolInfo:
 
 @dataclass(frozen=True)
 class Reply:
-    """A tool result flattened to text (non-text parts as placeholders)."""
+    """A tool result: its text parts, its images as model-ready blocks (``edgar.images``),
+    and one line for each part that cannot be sent (audio; an image that was refused)."""
 
     text: str
     is_error: bool
+    images: tuple[ImageBlock, ...] = ()
 
 
 class StartError(Exception):
@@ -288,7 +291,8 @@ class Link:
             raise ConnectionError(self.reason or "not connected")
         # the caller bounds the wait (asyncio.wait_for), so a timeout is edgar's "timeout"
         result = await client.call_tool(tool, args)
-        return Reply(_flatten(result), bool(result.is_error))
+        text, pictures = _flatten(result, tool)
+        return Reply(text, bool(result.is_error), pictures)
 
     async def close(self) -> None:
         self.closing = True
@@ -302,16 +306,23 @@ class Link:
                 await asyncio.gather(task, return_exceptions=True)
 
 
-def _flatten(result: Any) -> str:
+def _flatten(result: Any, tool: str) -> tuple[str, tuple[ImageBlock, ...]]:
     parts: list[str] = []
+    pictures: list[ImageBlock] = []
     for block in result.content or []:
         kind = getattr(block, "type", "")
         if kind == "text":
             parts.append(block.text)
-        elif kind in ("image", "audio"):
+        elif kind == "image":
+            picture, said = _picture(block, tool)
+            if picture is not None:
+                pictures.append(picture)
+            if said:
+                parts.append(said)
+        elif kind == "audio":
             size = len(getattr(block, "data", "") or "") * 3 // 4
-            parts.append(f"[{kind} {getattr(block, 'mime_type', '')}, about {size} bytes: "
-                         "not shown, this provider gets text only]")
+            parts.append(f"[audio {getattr(block, 'mime_type', '')}, about {size} bytes: not "
+                         "sent — edgar's providers take no audio in a tool result]")
         elif kind == "resource":
             inner = block.resource
             text = getattr(inner, "text", None)
@@ -324,4 +335,24 @@ def _flatten(result: Any) -> str:
         import json
 
         parts.append(json.dumps(result.structured_content, ensure_ascii=False, default=str))
-    return "\n".join(parts) if parts else "(no content)"
+    if not parts and pictures:
+        parts.append(f"({len(pictures)} image{'s' * (len(pictures) != 1)})")
+    return ("\n".join(parts) if parts else "(no content)"), tuple(pictures)
+
+
+def _picture(block: Any, tool: str) -> tuple[ImageBlock | None, str]:
+    """An MCP image part as the model's picture, and what to say about it ("" for nothing)."""
+    import base64
+    import binascii
+
+    from edgar import images
+
+    try:
+        data = base64.b64decode(getattr(block, "data", "") or "", validate=True)
+    except (binascii.Error, ValueError):
+        return None, "[an image that is not valid base64: not sent]"
+    try:
+        ready = images.to_block(data, tool)
+    except images.ImageRefused as exc:
+        return None, f"[{exc}]"
+    return ready.block, (f"[{ready.note}]" if ready.note else "")

@@ -8,7 +8,8 @@ Guarantees:
   ``mcp.trust_read_only_hint``: then ``read``.
 - Failures are shapes with ``program`` = the server name: ``isError`` → ``mcp_error``, no
   answer in time → ``timeout``, a dead or broken connection → ``mcp_error``. The server's
-  words reach the model only, in the tool result.
+  words reach the model only, in the tool result; its image parts reach it as images
+  (``edgar.images``: resized or refused within the providers' limits, said in the text).
 """
 
 from __future__ import annotations
@@ -18,16 +19,29 @@ import json
 from typing import Any, Protocol
 
 from edgar.mcp.schema import description, input_schema, tool_name
-from edgar.conversation import ToolSpec
+from edgar.conversation import ImageBlock, ToolSpec
 from edgar.tools.base import Tool, ToolContext, ToolFailure, ToolOutcome
+
+
+class Answer(Protocol):
+    """What a server answered a call with (``edgar.mcp.sdk.Reply``)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def is_error(self) -> bool: ...
+
+    @property
+    def images(self) -> tuple[ImageBlock, ...]: ...
 
 
 class Caller(Protocol):
     died: asyncio.Event
     reason: str
 
-    async def call(self, tool: str, args: dict[str, Any], timeout: float) -> Any:
-        """A Reply(text, is_error) from the server."""
+    async def call(self, tool: str, args: dict[str, Any], timeout: float) -> Answer:
+        """The server's answer."""
 
 
 class McpTool(Tool):
@@ -73,4 +87,4 @@ class McpTool(Tool):
                               program=self.server) from None
         if reply.is_error:
             raise ToolFailure("mcp_error", reply.text, program=self.server)
-        return ToolOutcome(reply.text)
+        return ToolOutcome(reply.text, images=reply.images)

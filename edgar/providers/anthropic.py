@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
 from edgar.conversation import (
-    Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    ImageBlock, Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
     Usage,
 )
 from edgar.providers import wire
@@ -122,14 +122,25 @@ def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
                 blocks.append({"type": "redacted_thinking", "data": b.data})
             elif isinstance(b, ToolUseBlock):
                 blocks.append({"type": "tool_use", "id": b.id, "name": b.name, "input": b.input})
+            elif isinstance(b, ImageBlock):
+                blocks.append(_image(b))
             elif isinstance(b, ToolResultBlock):
+                content: str | list[dict[str, Any]] = b.content
+                if b.images:   # a tool's pictures travel inside its result, after its text
+                    content = ([{"type": "text", "text": b.content}] if b.content.strip() else [])
+                    content += [_image(i) for i in b.images]
                 blocks.append({"type": "tool_result", "tool_use_id": b.tool_use_id,
-                               "content": b.content, "is_error": b.is_error})
+                               "content": content, "is_error": b.is_error})
         # tool_result blocks must open a user turn (a stable sort: the rest keep their order)
         blocks.sort(key=lambda blk: blk["type"] != "tool_result")
         if blocks:
             out.append({"role": message.role, "content": blocks})
     return out
+
+
+def _image(block: ImageBlock) -> dict[str, Any]:
+    return {"type": "image", "source": {"type": "base64", "media_type": block.media_type,
+                                        "data": block.data}}
 
 
 MAX_BREAKPOINTS = 4   # the API's documented maximum of cache_control blocks per request

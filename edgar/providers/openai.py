@@ -27,7 +27,9 @@ import os
 from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
-from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage
+from edgar.conversation import (
+    ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage,
+)
 from edgar.providers.base import (
     Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
 )
@@ -102,13 +104,31 @@ def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
                 out.append(entry)
             continue
         # Tool messages must follow the assistant message that called them, before user text.
+        pictures: list[dict[str, Any]] = []
         for b in message.content:
             if isinstance(b, ToolResultBlock):
                 content = f"Error: {b.content}" if b.is_error else b.content
                 out.append({"role": "tool", "tool_call_id": b.tool_use_id, "content": content})
-        if text:
+                if b.images:   # a tool message holds text only: its images follow as user parts
+                    pictures.append({"type": "text", "text": f"(the images {b.tool_use_id} "
+                                     "returned)"})
+                    pictures += [_image(i) for i in b.images]
+        parts: list[dict[str, Any]] = []
+        for b in message.content:
+            if isinstance(b, TextBlock) and b.text.strip():
+                parts.append({"type": "text", "text": b.text})
+            elif isinstance(b, ImageBlock):
+                parts.append(_image(b))
+        if pictures or any(p["type"] == "image_url" for p in parts):
+            out.append({"role": "user", "content": pictures + parts})
+        elif text:
             out.append({"role": "user", "content": text})
     return out
+
+
+def _image(block: ImageBlock) -> dict[str, Any]:
+    return {"type": "image_url",
+            "image_url": {"url": f"data:{block.media_type};base64,{block.data}"}}
 
 
 _CACHE = {"type": "ephemeral"}

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, M
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from edgar.conversation import ToolSpec
+from edgar.conversation import ImageBlock, ToolSpec
 from edgar.events import ErrorKind, ErrorRecord
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ class ToolFailure(Exception):
 class ToolOutcome:
     content: str
     files: tuple[str, ...] = ()
+    images: tuple[ImageBlock, ...] = ()   # pictures for the model (read of a PNG, MCP)
 
 
 class ChangeRecorder(Protocol):

@@ -8,6 +8,10 @@ Guarantees:
 - ``read`` reads only regular files (a FIFO, socket or device is refused, never waited on)
   and returns the requested window — at most ``READ_MAX_CHARS`` — without loading the rest
   of the file; ``edit`` refuses files over ``EDIT_MAX_BYTES``.
+- ``read`` of a PNG, JPEG, GIF or WebP file (told by its bytes) returns the image itself, as
+  an image block within the providers' limits (``edgar.images``), with one line of text saying
+  what it is and whether it was resized; an image that cannot be sent is a ``validation``
+  failure saying why, never its bytes as text.
 - File I/O runs off the event loop (``fileio.off_loop``), so Ctrl-C is never stuck behind it.
 """
 
@@ -40,6 +44,26 @@ def _read_text(path: Path, shown: str) -> str:
     if is_binary(data[:SNIFF]):
         raise ToolFailure("validation", f"{shown} looks binary; not reading it")
     return data.decode("utf-8", errors="replace")
+
+
+def read_image(path: Path, shown: str) -> ToolOutcome | None:
+    """The image at ``path`` as the model's picture, or None when it is not an image file."""
+    from edgar import images
+
+    with open_regular(path, shown) as handle:
+        if images.kind(handle.read(16)) is None:
+            return None
+        if os.fstat(handle.fileno()).st_size > images.MAX_FILE:
+            raise ToolFailure("validation", f"{shown}: an image over {images.MAX_FILE // 2**20} "
+                              "MB; not read")
+        handle.seek(0)
+        data = handle.read(images.MAX_FILE + 1)
+    try:
+        ready = images.to_block(data, shown)
+    except images.ImageRefused as exc:
+        raise ToolFailure("validation", str(exc)) from None
+    said = images.describe(ready.block) + (f" ({ready.note})" if ready.note else "")
+    return ToolOutcome(said, images=(ready.block,))
 
 
 def read_window(path: Path, shown: str, offset: int, limit: int | None,
@@ -113,12 +137,15 @@ class ReadArgs(ToolArgs):
 class Read(Tool):
     name = "read"
     description = ("Read a text file. Lines come back numbered. Use offset/limit for a range "
-                   "of a large file.")
+                   "of a large file. A PNG, JPEG, GIF or WebP file comes back as the image.")
     Args = ReadArgs
     access = "read"
 
     async def run(self, args: ReadArgs, ctx: ToolContext) -> ToolOutcome:
         path = resolve(ctx, args.path)
+        picture = await off_loop(lambda stop: read_image(path, args.path))
+        if picture is not None:
+            return picture
         body = await off_loop(lambda stop: read_window(path, args.path, args.offset or 1,
                                                        args.limit, stop))
         return ToolOutcome(body)

@@ -79,7 +79,9 @@ def test_stdio_server_tools_run_through_the_harness_with_the_same_events(project
     echo, fail, picture, secret, named = results(app)
     assert echo.content == "hihihi" and not echo.is_error
     assert fail.is_error and "fail" in fail.content
-    assert picture.content.startswith("[image image/png") and "a tiny picture" in picture.content
+    # the real PNG reaches the model as an image; the broken one is named, never sent as text
+    assert [(i.media_type, i.width, i.height) for i in picture.images] == [("image/png", 120, 80)]
+    assert "not a readable image" in picture.content and "a tiny picture" in picture.content
     assert secret.content == "<unset>"           # edgar's secrets never reach the server
     assert named.content == "passed-on"          # unless the entry names them, ${VAR} expanded
     finished = [e for e in events if isinstance(e, ToolFinished)]

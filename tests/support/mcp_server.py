@@ -44,10 +44,15 @@ def fail(why: str) -> list[TextContent]:
 
 @server.tool()
 def picture() -> list[ImageContent | TextContent]:
-    """Returns an image and a caption."""
+    """Returns a real PNG, bytes that only start like one, and a caption."""
     _count()
-    png = base64.b64encode(b"\x89PNG" + b"\0" * 96).decode()
+    from pathlib import Path
+
+    real = Path(__file__).resolve().parent.parent / "data" / "images" / "screenshot.png"
+    png = base64.b64encode(real.read_bytes()).decode()
+    fake = base64.b64encode(b"\x89PNG" + b"\0" * 96).decode()
     return [ImageContent(type="image", data=png, mime_type="image/png"),
+            ImageContent(type="image", data=fake, mime_type="image/png"),
             TextContent(type="text", text="a tiny picture")]
 
 
