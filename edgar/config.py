@@ -177,6 +177,20 @@ class McpSettings(_Section):
     network: bool = False                # stdio servers may use the network (sandbox)
 
 
+class WebSettings(_Section):
+    """``[web]``: the ``web_fetch`` tool edgar runs itself, and Anthropic's web search.
+
+    ``allow_hosts`` lets ``web_fetch`` reach private, loopback or link-local addresses (by
+    host name, address or network: ``"127.0.0.1"``, ``"intranet.example"``, ``"10.0.0.0/8"``);
+    in a project's file it applies only once the project is trusted."""
+
+    allow_hosts: list[str] = Field(default_factory=list, max_length=256)
+    search: bool = False                                   # offer Anthropic's web_search tool
+    search_max_uses: int = Field(5, ge=1, le=50)           # searches per request
+    max_bytes: int = Field(5 * 1024 * 1024, ge=1024, le=100 * MILLION)   # one download
+    timeout: float = Field(30.0, gt=0, le=600)             # seconds for one fetch, redirects too
+
+
 class HookSettings(_Section):
     """``[[hooks.EVENT]]``: a command run on a lifecycle event (``edgar/hooks``)."""
 
@@ -200,6 +214,7 @@ class Settings(_Section):
     permissions: PermissionsSettings = Field(default_factory=PermissionsSettings)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
+    web: WebSettings = Field(default_factory=WebSettings)
     hooks: dict[str, list[HookSettings]] = Field(default_factory=dict)
 
     def provider(self, name: str) -> ProviderSettings:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Union
 
-__all__ = ["Attachment", "TextBlock", "ImageBlock", "ThinkingBlock", "RedactedThinkingBlock", "ToolUseBlock",
+__all__ = ["Attachment", "TextBlock", "ImageBlock", "ThinkingBlock", "RedactedThinkingBlock",
+           "ServerBlock", "ToolUseBlock",
            "ToolResultBlock", "Block", "Message", "ToolSpec", "Usage"]
 
 
@@ -58,6 +59,15 @@ class RedactedThinkingBlock:
 
 
 @dataclass(frozen=True, slots=True)
+class ServerBlock:
+    """A block only its provider understands, kept exactly as it came and sent back as it is
+    (Anthropic's ``server_tool_use`` and ``web_search_tool_result`` of its web search)."""
+
+    data: dict[str, Any]
+    type: Literal["server"] = "server"
+
+
+@dataclass(frozen=True, slots=True)
 class ToolUseBlock:
     """The model asks for a tool; ``input`` is ``{}`` when its JSON did not parse."""
 
@@ -79,10 +89,11 @@ class ToolResultBlock:
     images: tuple[ImageBlock, ...] = ()
 
 
-Block = Union[TextBlock, ImageBlock, ThinkingBlock, RedactedThinkingBlock, ToolUseBlock,
-              ToolResultBlock]
+Block = Union[TextBlock, ImageBlock, ThinkingBlock, RedactedThinkingBlock, ServerBlock,
+              ToolUseBlock, ToolResultBlock]
 _KINDS: dict[str, type[Block]] = {"text": TextBlock, "image": ImageBlock,
-                                   "thinking": ThinkingBlock, "redacted_thinking": RedactedThinkingBlock,
+                                   "thinking": ThinkingBlock, "server": ServerBlock,
+                                   "redacted_thinking": RedactedThinkingBlock,
                                    "tool_use": ToolUseBlock, "tool_result": ToolResultBlock}
 
 

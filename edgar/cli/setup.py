@@ -194,10 +194,10 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     nested.already_seen(m.text() for m in history or [])
     checkpoints = Checkpoints(root, state, sid)
     sandbox = session_sandbox(root, settings, bus, sid)
-    tools = default_tools()
+    tools = default_tools(settings.web)
     gate = permission_gate(root, settings, bus, confirm)
     # broken server or hook entries (skipped), a retiring model: said at the start
-    problems: list[str] = start_notes(provider)
+    problems: list[str] = start_notes(provider, settings)
     servers = mcp_servers(root, settings, bus, sid, tools, problems)
     hooks = user_hooks(root, settings, bus, sid, gate, sandbox, problems)
     waits: list[Callable[[], Awaitable[None]]] = []   # before every model call

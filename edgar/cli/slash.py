@@ -148,7 +148,7 @@ def _model(host: Host, arg: str) -> None:
         host.say(exc.message, "red")
         return
     host.say(f"model: {session.model_name}", "dim")
-    for note in start_notes(session.provider):
+    for note in start_notes(session.provider, session.settings):
         host.say(f"edgar: {note}", "yellow")
 
 

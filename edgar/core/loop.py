@@ -35,6 +35,7 @@ from edgar.core.session import Session, new_id
 from edgar.core.turn import Turn, TurnResult
 from edgar.events import ErrorRecord, Notice, QueueDelivered, SkillsActivated, TurnFinished, TurnStarted
 from edgar.events import Where
+from edgar.providers import server_tools
 from edgar.providers.base import Finished, ModelRequest, ProviderError, ToolCall
 from edgar.tools.base import ToolContext, clip
 
@@ -212,6 +213,7 @@ async def _model_step(session: Session, turn: Turn, history: list[Message], appe
             system=reminders.system(session),
             messages=list(history),
             tools=[t.spec() for t in session.tools.values()],
+            server_tools=server_tools(session.provider, session.settings),
         )
         turn.reply = Reply()  # what has streamed so far, kept if the call is cut off
         try:

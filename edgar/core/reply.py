@@ -4,7 +4,8 @@ Guarantees:
 - Blocks keep the order they arrived in. Each thinking block stays one block with its own
   signature (a signed ``ThinkingChunk`` closes the block it ends), so two blocks are never
   merged into one whose signature no longer matches; ``redacted_thinking`` is kept byte for
-  byte in its place.
+  byte in its place, and so is a block the provider ran itself (``ServerPart``: a web search
+  and its results).
 - Text is never sent back blank: text that is only whitespace is not a block (the Anthropic
   API rejects whitespace-only text blocks, and every later turn of the session with it).
 - A tool call whose arguments did not parse becomes a ``ToolUseBlock`` with ``{}`` (the
@@ -16,8 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from edgar.conversation import Block, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
-from edgar.providers.base import RedactedThinking, StreamEvent, TextChunk, ThinkingChunk, ToolCall
+from edgar.conversation import (
+    Block, RedactedThinkingBlock, ServerBlock, TextBlock, ThinkingBlock, ToolUseBlock,
+)
+from edgar.providers.base import (
+    RedactedThinking, ServerPart, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
+)
 
 
 @dataclass
@@ -44,6 +49,10 @@ class Reply:
             self._close_text()
             self._close_thinking()
             self._blocks.append(RedactedThinkingBlock(item.data))
+        elif isinstance(item, ServerPart):
+            self._close_text()
+            self._close_thinking()
+            self._blocks.append(ServerBlock(item.data))
         elif isinstance(item, ToolCall):
             self._close_text()
             self._close_thinking()

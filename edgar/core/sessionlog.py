@@ -13,7 +13,8 @@ Guarantees:
   kept once, 0600, as ``<session>.images/<sha256>`` beside the log, and the line holds
   ``{"type": "image", "media_type", "sha256", …}`` (ADR-0106). ``load`` puts the bytes back
   when the file is there and its hash matches; otherwise the image becomes a text block
-  saying it was not kept, so a resumed session still makes a valid request.
+  saying it was not kept, so a resumed session still makes a valid request. A provider's own
+  block (``server``: encrypted web search results) is kept the same way, as its JSON.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def _has_image(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return any(_has_image(v) for v in value)
     if isinstance(value, dict):
-        return value.get("type") == "image" or any(
+        return value.get("type") in ("image", "server") or any(
             _has_image(v) for v in value.values() if isinstance(v, (list, tuple, dict)))
     return False
 
@@ -62,18 +63,27 @@ def _stash(value: Any, folder: Path) -> Any:
         return value
     if value.get("type") == "image" and isinstance(value.get("data"), str):
         import base64
-        import hashlib
 
-        raw = base64.b64decode(value["data"])
-        digest = hashlib.sha256(raw).hexdigest()
-        target = folder / digest
-        if not target.exists():
-            folder.mkdir(mode=0o700, exist_ok=True)
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(raw)
+        digest = _keep(base64.b64decode(value["data"]), folder)
         return {k: v for k, v in value.items() if k != "data"} | {"sha256": digest}
+    if value.get("type") == "server" and isinstance(value.get("data"), dict):
+        # a provider's own block (encrypted search results): opaque, kept exact like an image
+        raw = json.dumps(value["data"], ensure_ascii=False).encode("utf-8")
+        return {"type": "server", "sha256": _keep(raw, folder), "json": True}
     return {k: _stash(v, folder) for k, v in value.items()}
+
+
+def _keep(raw: bytes, folder: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256(raw).hexdigest()
+    target = folder / digest
+    if not target.exists():
+        folder.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
+    return digest
 
 
 def _restore(value: Any, folder: Path) -> Any:
@@ -82,16 +92,16 @@ def _restore(value: Any, folder: Path) -> Any:
         return [_restore(v, folder) for v in value]
     if not isinstance(value, dict):
         return value
+    if value.get("type") == "server" and isinstance(value.get("sha256"), str):
+        raw = _read(folder, value["sha256"])
+        if raw:
+            return {"type": "server", "data": json.loads(raw)}
+        return {"type": "text", "text": "[a web search was here; its record is gone]"}
     if value.get("type") == "image" and isinstance(value.get("sha256"), str):
         import base64
-        import hashlib
 
-        digest = value["sha256"]
-        try:
-            raw = (folder / digest).read_bytes() if len(digest) == 64 else b""
-        except OSError:
-            raw = b""
-        if raw and hashlib.sha256(raw).hexdigest() == digest:
+        raw = _read(folder, value["sha256"])
+        if raw:
             return {k: v for k, v in value.items() if k != "sha256"} | {
                 "data": base64.b64encode(raw).decode("ascii")}
         return {"type": "text", "text": f"[an image ({value.get('source') or 'attached'}) was "
@@ -104,6 +114,17 @@ def _restore(value: Any, folder: Path) -> Any:
         if lost and isinstance(out.get("content"), str):
             out["content"] = "\n".join([out["content"], *lost])
     return out
+
+
+def _read(folder: Path, digest: str) -> bytes:
+    """The kept bytes named ``digest``, or b"" when they are gone or not what was kept."""
+    import hashlib
+
+    try:
+        raw = (folder / digest).read_bytes() if len(digest) == 64 else b""
+    except OSError:
+        return b""
+    return raw if hashlib.sha256(raw).hexdigest() == digest else b""
 
 
 class SessionLog:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from edgar.conversation import (
-    ImageBlock, Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolSpec, ToolUseBlock, Usage,
+    ImageBlock, Message, ServerBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolSpec, ToolUseBlock, Usage,
 )
 
 DEFAULT_RATIO = 0.25           # tokens per character before any provider has answered
@@ -33,6 +33,8 @@ def image_chars(block: ImageBlock) -> int:
 def block_chars(block: object) -> int:
     if isinstance(block, ImageBlock):
         return image_chars(block)
+    if isinstance(block, ServerBlock):
+        return len(json.dumps(block.data, ensure_ascii=False))
     if isinstance(block, TextBlock):
         return len(block.text)
     if isinstance(block, ThinkingBlock):

@@ -11,7 +11,7 @@ time).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from edgar.providers.base import Provider, ProviderError
 
@@ -50,9 +50,23 @@ def make_provider(spec: str, settings: "Settings") -> Provider:
                         f"(known: {', '.join(KNOWN)})", usage_error=True)
 
 
-def start_notes(provider: Provider) -> list[str]:
+WEB_SEARCH = "web_search_20250305"   # Anthropic's server-side web search tool, its first version
+
+
+def server_tools(provider: Provider, settings: "Settings") -> list[dict[str, Any]]:
+    """The provider-run tools a request offers: Anthropic's web search when ``[web] search``."""
+    if provider.name != "anthropic" or not settings.web.search:
+        return []
+    return [{"type": WEB_SEARCH, "name": "web_search",
+             "max_uses": settings.web.search_max_uses}]
+
+
+def start_notes(provider: Provider, settings: "Settings | None" = None) -> list[str]:
     """Warnings about the chosen model and its settings, for the start of every session."""
     if provider.name != "anthropic":
+        if settings is not None and settings.web.search and provider.name != "scripted":
+            return [f"[web] search is Anthropic's server-side tool: {provider.name} models are "
+                    "not offered it (web_fetch still works)"]
         return []
     from edgar.providers.anthropic import AnthropicProvider
     from edgar.providers.models import lifecycle_note

@@ -15,7 +15,10 @@ Guarantees:
   at its stop; ``input_json_delta`` is assembled and parsed at block stop -> ``ToolCall``
   (``input=None`` when it does not parse). Usage is cumulative: ``message_delta`` overwrites.
   ``Finished`` comes after ``message_stop``; a stream cut before it is an error, not success.
-- Tool results go back as ``user`` ``tool_result`` blocks; signed thinking blocks go back as is.
+- Tool results go back as ``user`` ``tool_result`` blocks; signed thinking blocks go back as is;
+  a block of a tool the server ran (``server_tool_use``, ``web_search_tool_result``) is kept
+  whole (``ServerPart``) and goes back exactly as it came. ``[web] search = true`` offers the
+  server's ``web_search`` tool (``web_search_20250305``) with every request.
 """
 
 from __future__ import annotations
@@ -26,12 +29,12 @@ from typing import Any, Sequence
 
 from edgar.config import ProviderSettings
 from edgar.conversation import (
-    ImageBlock, Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    ImageBlock, Message, RedactedThinkingBlock, ServerBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
     Usage,
 )
 from edgar.providers import wire
 from edgar.providers.base import (
-    Finished, ModelRequest, ProviderError, RedactedThinking, StreamEvent, TextChunk,
+    Finished, ModelRequest, ProviderError, RedactedThinking, ServerPart, StreamEvent, TextChunk,
     ThinkingChunk, ToolCall,
 )
 from edgar.providers.http import Connection, WireProvider
@@ -118,6 +121,8 @@ def to_wire(messages: list[Message]) -> list[dict[str, Any]]:
                 blocks.append({"type": "text", "text": b.text})
             elif isinstance(b, ThinkingBlock) and b.signature:  # unsigned thinking is refused
                 blocks.append({"type": "thinking", "thinking": b.text, "signature": b.signature})
+            elif isinstance(b, ServerBlock):
+                blocks.append(dict(b.data))
             elif isinstance(b, RedactedThinkingBlock):
                 blocks.append({"type": "redacted_thinking", "data": b.data})
             elif isinstance(b, ToolUseBlock):
@@ -212,8 +217,10 @@ class _Decoder:
         block = wire.take(obj, "content_block", dict, "content_block_start", {})
         btype = wire.take(block, "type", str, where, "")
         entry = {"type": btype, "id": "", "name": "", "json": [], "input": {}, "signature": "",
-                 "data": ""}
-        if btype == "tool_use":
+                 "data": "", "raw": None}
+        if btype not in _OWN:   # a server tool's block (web search): kept whole, sent back
+            entry["raw"] = block
+        elif btype == "tool_use":
             entry["id"] = wire.take(block, "id", str, where, "")
             entry["name"] = wire.take(block, "name", str, where, "")
             entry["input"] = wire.take(block, "input", dict, where, {})
@@ -250,6 +257,16 @@ class _Decoder:
     def _close(self, block: dict[str, Any] | None) -> Sequence[StreamEvent]:
         if block is None:
             return ()
+        if block["raw"] is not None:
+            data = dict(block["raw"])
+            raw = "".join(block["json"]).strip()
+            if raw:   # server_tool_use streams its input like a tool_use does
+                try:
+                    data["input"] = json.loads(raw)
+                except ValueError:
+                    raise wire.WireTypeError(f"the input of a {block['type']} block is not "
+                                             "valid JSON") from None
+            return (ServerPart(data),)
         if block["type"] == "tool_use":
             raw = "".join(block["json"]).strip()
             try:
@@ -311,5 +328,6 @@ class _Decoder:
         return (Finished(reason, usage, self.model, reason),)
 
 
+_OWN = ("text", "thinking", "redacted_thinking", "tool_use")   # block types edgar itself reads
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens",
                  "cache_read_input_tokens")

@@ -17,7 +17,8 @@ from typing import Any, AsyncGenerator, Protocol, Union
 from edgar.conversation import Message, ToolSpec, Usage
 
 __all__ = [
-    "ModelRequest", "TextChunk", "ThinkingChunk", "RedactedThinking", "ToolCall", "Finished",
+    "ModelRequest", "TextChunk", "ThinkingChunk", "RedactedThinking", "ServerPart", "ToolCall",
+    "Finished",
     "STOP_REASONS", "StreamEvent", "Provider", "ProviderError",
 ]
 
@@ -63,6 +64,14 @@ class RedactedThinking:
 
 
 @dataclass(frozen=True, slots=True)
+class ServerPart:
+    """One whole block the provider ran itself (a web search and its results), to keep and
+    send back exactly as it came; never run by edgar."""
+
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class ToolCall:
     """A complete tool call. ``input`` is None when the model's JSON did not parse."""
 
@@ -91,7 +100,7 @@ class Finished:
     billed_usd: float | None = None   # what the server says it charged (OpenRouter's usage.cost)
 
 
-StreamEvent = Union[TextChunk, ThinkingChunk, RedactedThinking, ToolCall, Finished]
+StreamEvent = Union[TextChunk, ThinkingChunk, RedactedThinking, ServerPart, ToolCall, Finished]
 
 
 class ProviderError(Exception):

@@ -69,6 +69,8 @@ GATES: tuple[Gate, ...] = (
     Gate("sandbox.network", lambda v: v is True, "lets commands reach the network"),
     Gate("sandbox.writable", lambda v: bool(v), "lets commands write outside the project"),
     Gate("verify.command", lambda v: bool(v), "runs this command after every turn that edits"),
+    Gate("web.allow_hosts", lambda v: bool(v),
+         "lets web_fetch reach these private or local addresses"),
     Gate("providers.*.base_url", _always, "sends your API key and prompts to this address"),
     Gate("providers.*.api_key_env", _always, "sends the value of this variable as the API key"),
     Gate("providers.*.headers", _always, "adds these headers to every provider request"),

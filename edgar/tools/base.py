@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
            "args_schema", "validation_text", "resolve", "resolve_for_write", "clip", "strip_env"]
 
-Access = Literal["read", "write", "shell", "task"]
+Access = Literal["read", "write", "shell", "task", "web"]
 
 
 class ToolArgs(BaseModel):

@@ -8,6 +8,8 @@ Guarantees:
   call run without asking in ``ask`` and ``auto-edit`` and in ``-p``; they never lift
   ``read-only``.
 - ``ask`` confirms writes and shell; ``auto-edit`` confirms shell only; ``yes`` asks nothing.
+  ``web_fetch`` (access ``web``) is confirmed in every mode but ``yes``, ``read-only`` included
+  (it changes nothing here); its rules name the host: ``web_fetch(domain:docs.python.org)``.
   Reads and subagents never need confirmation. With no ``confirm`` callback (``edgar -p``)
   anything that needs a confirmation is refused, never silently allowed.
 - "always" for a shell command adds a rule for its program and subcommand (``git status*``)
@@ -27,7 +29,7 @@ Answer = Literal["yes", "no", "always"]
 # (tool, one-line summary, what "always" would allow, or None for the whole tool) -> answer
 Confirm = Callable[[str, str, "str | None"], Awaitable[Answer]]
 SUBJECT_KEYS = {"shell": "command", "read": "path", "write": "path", "edit": "path",
-                "glob": "pattern", "grep": "path"}
+                "glob": "pattern", "grep": "path", "web_fetch": "url"}
 
 
 def allowing_mode(access: str) -> str:
@@ -53,6 +55,8 @@ class PermissionGate:
     def needs(self, access: str) -> Literal["allow", "ask", "deny"]:
         if access in ("read", "task") or self.mode == "yes":
             return "allow"
+        if access == "web":
+            return "ask"
         if self.mode == "read-only":
             return "deny"
         if self.mode == "auto-edit" and access == "write":
@@ -66,6 +70,10 @@ class PermissionGate:
             return None
         if tool == "shell" or tool == "glob":
             return value
+        if tool == "web_fetch":
+            from edgar.web.fetch import host_of
+
+            return host_of(value) or None
         if self.root is None:
             return value
         full = (self.root / Path(value).expanduser()).resolve()
@@ -85,7 +93,7 @@ class PermissionGate:
         if verdict == "allow" or tool in self.always:
             return None
         allows = allowing_mode(access)
-        if self.mode == "read-only":
+        if verdict == "deny":
             if tool == "shell" and subject is not None and read_only_command(subject):
                 return None
             extra = (f"; only read-only commands run here ({read_only_names()})"

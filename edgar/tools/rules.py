@@ -1,6 +1,8 @@
 """Permission rules: ``shell(git status*)``, ``edit(src/**)``, ``mcp__time__*``.
 
 Guarantees (pure functions, no I/O):
+- ``web_fetch(domain:docs.python.org)`` (Claude Code's ``WebFetch(domain:…)`` too) matches the
+  host of the URL fetched, the part after ``domain:`` a glob (``*.python.org``).
 - ``parse_rule`` accepts edgar's tool names and Claude Code's (``Bash(npm run test:*)``,
   ``Edit(src/**)``, ``Read``, ``mcp__server__tool``) and rejects anything else with a
   message saying what a rule looks like.
@@ -25,7 +27,8 @@ from typing import Iterable
 # Claude Code's tool names and edgar's; "edit" covers every tool that changes a file.
 ALIASES = {"bash": "shell", "shell": "shell", "edit": "edit", "multiedit": "edit",
            "notebookedit": "edit", "write": "write", "read": "read", "glob": "glob",
-           "grep": "grep", "task": "task", "ls": "glob"}
+           "grep": "grep", "task": "task", "ls": "glob", "web_fetch": "web_fetch",
+           "webfetch": "web_fetch"}
 FAMILY = {"edit": ("edit", "write"), "write": ("write",)}
 _RULE = re.compile(r"^\s*([A-Za-z0-9_*?.-]+)\s*(?:\((.*)\))?\s*$", re.S)
 CHAINING = re.compile(r"[;&|<>`\n\r]|\$\(")
@@ -112,6 +115,10 @@ def _subject_matches(rule: Rule, tool: str, subject: str | None, deny: bool) -> 
         return True
     if subject is None:
         return False
+    if tool == "web_fetch":   # web_fetch(domain:HOST-GLOB): the host the URL names
+        if not rule.pattern.startswith("domain:"):
+            return False
+        return bool(_glob(rule.pattern[len("domain:"):].strip().lower(), False).match(subject))
     if tool == "shell":
         command = " ".join(subject.split())
         regex = _glob(rule.pattern, False)
@@ -144,6 +151,8 @@ def suggest(tool: str, subject: str | None) -> str | None:
     (a subcommand only for programs in ``SUBCOMMANDS``).
     None when the command chains or cannot be split (then "always" is not offered).
     """
+    if tool == "web_fetch" and subject:
+        return f"web_fetch(domain:{subject})"
     if tool != "shell" or not subject or CHAINING.search(subject):
         return None
     try:
