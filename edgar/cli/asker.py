@@ -52,6 +52,23 @@ class Asker:
             self.asking = None
             self.screen.invalidate()
 
+    async def review(self, plan: str, then: str) -> bool:
+        """Show the model's plan and ask whether to carry it out (``then``: the mode it goes on
+        in); True for yes. The session's ``Planner``."""
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self.asking = ("exit_plan_mode", "the plan", future)
+        self.say("plan:", "bold")
+        for line in plan.strip().splitlines():
+            self.say(f"  {line}", "")
+        self.say(f"? carry out this plan? y yes (permission mode back to {then}) · n keep "
+                 "planning (type what to change)", "bold yellow")
+        self.screen.invalidate()
+        try:
+            return await future in ("yes", "always")
+        finally:
+            self.asking = None
+            self.screen.invalidate()
+
     def answer(self, answer: Answer) -> None:
         if self.asking is not None and not self.asking[2].done():
             self.asking[2].set_result(answer)

@@ -166,6 +166,10 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
             loop.remove_signal_handler(signal.SIGINT)
         except (NotImplementedError, RuntimeError):
             pass
+    if fmt == "text" and result.plan is not None:   # plan mode: the plan is the answer
+        printer._own_line()
+        out.write(result.plan.rstrip("\n") + "\n")
+        printer.ended_with_newline = True
     if fmt == "text" and not printer.ended_with_newline:
         out.write("\n")
     if fmt == "json":
@@ -195,6 +199,8 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
             "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
                          "reactivated": e.reactivated} for e in printer.learned],
             **({"error": result.error_message} if result.error_message else {}),
+            **({"plan": result.plan} if result.plan is not None else {}),
+            "todos": session.todos.to_json(),
         }) + "\n")
     out.flush()
     if result.outcome == "cancelled":

@@ -113,6 +113,8 @@ class Status:
         """Queued lines and a running command's last lines (dimmed), then the status line."""
         renderer = self.host.renderer
         above: list[tuple[str, str]] = []
+        for line in self.host.app.session.todos.lines()[:12]:   # the model's checklist
+            above.append(("class:todo", f" {' '.join(line.split())[:110]}\n"))
         for line in getattr(renderer, "queued", [])[-3:]:
             above.append(("class:queued", f" › {' '.join(line.split())[:100]} (queued)\n"))
         if self.host.busy:
@@ -259,7 +261,7 @@ def make_prompt(host: Host, state: Path, redact) -> PromptSession:
     status = Status(host)
     style = Style.from_dict({
         "prompt": "bold ansicyan", "ask": "bold ansiyellow", "tail": "#808080",
-        "queued": "ansicyan",
+        "queued": "ansicyan", "todo": "ansigreen",
         "bottom-toolbar": "noreverse bg:#303030 #c0c0c0" if not os.environ.get("NO_COLOR")
         else "noreverse",
     })

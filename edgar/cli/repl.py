@@ -365,7 +365,8 @@ def run_repl(args: argparse.Namespace, root: Path, settings: Settings,
     app = build(root, settings, confirm=asker.confirm if interactive else None,
                 session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify,
-                on_output=getattr(renderer, "tool_output", None))
+                on_output=getattr(renderer, "tool_output", None),
+                planner=asker if interactive else None)
     app.observe(renderer)
     repl = Repl(renderer, app, asker, screen)
     try:

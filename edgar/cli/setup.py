@@ -32,7 +32,7 @@ from edgar.core.compaction import Compactor
 from edgar.core.instructions import NestedInstructions
 from edgar.core.project import Project
 from edgar.core.reminders import PromptState
-from edgar.core.session import Session, new_id
+from edgar.core.session import Planner, Session, new_id
 from edgar.core.sessionlog import SessionLog, sessions_dir
 from edgar.core.turn import AfterStop, SkillSource
 from edgar.events import (Event, ModelResponded, Notice, ToolFinished, ToolProposed, TurnFinished,
@@ -162,7 +162,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           session_id: str | None = None, history: list[Message] | None = None,
           no_history: bool = False, no_verify: bool = False,
           learning: bool = True,
-          on_output: Callable[[str, str], None] | None = None) -> App:
+          on_output: Callable[[str, str], None] | None = None,
+          planner: Planner | None = None) -> App:
     project = open_project(root, settings)
     state = project.ensure_state()
     sid = session_id or new_id()
@@ -211,7 +212,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                       before_step=[compactor], after_stop=after_stop, sandbox=sandbox,
                       prompt=prompt, nested=nested, checkpoints=checkpoints,
                       display_output=on_output,   # a running command's output, as it comes
-                      guard=hooks, waits=waits)
+                      guard=hooks, waits=waits, planner=planner)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 
+from edgar.tools.modes import MODES, PLAN
+
 if TYPE_CHECKING:
     from edgar.core.session import Session
     from edgar.mcp.manager import McpServers
@@ -154,16 +156,27 @@ def _model(host: Host, arg: str) -> None:
 
 @command("mode", "/mode [NAME]", "show or set the permission mode")
 def _mode(host: Host, arg: str) -> None:
-    from edgar.tools.modes import MODES
-
     gate = host.app.session.gate
     if not arg:
         host.say(f"mode: {gate.mode} (one of {', '.join(MODES)})")
     elif arg not in MODES:
         host.say(f"unknown mode {arg!r}: one of {', '.join(MODES)}", "red")
+    elif arg == PLAN:
+        _plan(host, "")
     else:
-        gate.mode = arg
+        gate.mode, gate.before_plan = arg, None
         host.say(f"mode: {arg}", "dim")
+
+
+@command("plan", "/plan", "plan mode: read-only tools, then a plan to approve (/plan again leaves)")
+def _plan(host: Host, arg: str) -> None:
+    gate = host.app.session.gate
+    if gate.mode == PLAN:
+        host.say(f"plan mode off: mode {gate.leave_plan()}", "dim")
+        return
+    gate.enter_plan()
+    host.say(f"plan mode: the model reads and plans, changes nothing, and shows you the plan "
+             f"(y carries it out in {gate.before_plan} mode; /plan again leaves)", "dim")
 
 
 @command("cost", "/cost", "tokens and cost of this session")

@@ -38,6 +38,7 @@ from edgar.events import Where
 from edgar.providers import server_tools
 from edgar.providers.base import Finished, ModelRequest, ProviderError, ToolCall
 from edgar.tools.base import ToolContext, clip
+from edgar.tools.modes import AFTER_PLAN, PLAN
 
 Append = Callable[[Message], None]
 # (tool name, arguments) -> its result: a tool call the client makes inside the turn
@@ -106,6 +107,8 @@ async def run_turn(session: Session, text: str, attachments: list[Attachment] | 
                 turn.skills.extend(session.skills.carried())
             fired = _activate_skills(session, turn, text, where)
             told = reminders.reminder(session, fired)
+            if session.gate.mode == PLAN:   # said with every prompt while it holds
+                told = f"{told}\n{reminders.PLAN_MODE}" if told else reminders.PLAN_MODE
         append(_user_message(text, attachments or [], told))
         await _steps(session, turn, history, append, where)
     except asyncio.CancelledError:
@@ -127,7 +130,8 @@ async def run_turn(session: Session, text: str, attachments: list[Attachment] | 
                              tokens=turn.usage.total, error=turn.error, **where))
     return TurnResult(turn.id, turn.outcome, turn.answer, turn.usage, turn.cost, duration,
                       turn.steps, tuple(turn.tools), tuple(sorted(turn.files)),
-                      turn.error_message, turn.error, loop_steps=turn.loop_steps)
+                      turn.error_message, turn.error, loop_steps=turn.loop_steps,
+                      plan=turn.plan)
 
 
 def _activate_skills(session: Session, turn: Turn, surface: str,
@@ -174,6 +178,9 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
                 if burst:
                     blocks.append(TextBlock(burst))
             append(Message("user", blocks))
+            if turn.plan is not None:   # shown and not (yet) approved: the turn ends with it
+                turn.answer = turn.plan
+                return
             continue
         follow_up = None
         if turn.depth == 0:
@@ -295,11 +302,32 @@ def _tool_context(session: Session, turn: Turn) -> ToolContext:
                       depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
                       checkpoint=session.checkpoints, on_output=session.display_output,
                       guard=session.guard)
+    if turn.depth == 0:
+        ctx.todos = session.todos
+    if turn.depth == 0 and session.gate.mode == PLAN:
+        ctx.plan = lambda text: _present(session, turn, text)
     if turn.depth < tools.max_subagent_depth:
         async def run_subagent(prompt: str, description: str) -> str:
             return await _subagent(session, turn, prompt)
         ctx.run_subagent = run_subagent
     return ctx
+
+
+async def _present(session: Session, turn: Turn, plan: str) -> str:
+    """The model's plan to the person: approved, the turn goes on; else it ends with the plan."""
+    gate = session.gate
+    if gate.mode != PLAN:
+        return "plan mode has already ended: carry out the plan"
+    then = gate.before_plan or AFTER_PLAN
+    if session.planner is not None and await session.planner.review(plan, then):
+        mode = gate.leave_plan()
+        session.bus.publish(Notice(level="info", message=f"plan approved: permission mode "
+                                   f"{mode}", session_id=session.id, turn_id=turn.id))
+        return (f"The user approved the plan. Plan mode has ended (permission mode {mode}): "
+                "carry it out now.")
+    turn.plan = plan
+    return ("The plan was shown to the user, who has not approved it: stop here. Do not "
+            "make changes; the user will reply.")
 
 
 async def _subagent(session: Session, parent: Turn, prompt: str) -> str:

@@ -46,6 +46,13 @@ class PromptState:
                            day if isinstance(day, str) else "")
 
 
+PLAN_MODE = ("<system-reminder>\nPlan mode is on: the user wants a plan before any change. "
+             "Read, search and think as much as you need; do not edit files or run commands "
+             "that change anything (they are refused). When the plan is complete, call "
+             "exit_plan_mode with it, in Markdown: the user approves it or asks for another.\n"
+             "</system-reminder>")
+
+
 def _today() -> datetime.date:
     return datetime.date.today()
 

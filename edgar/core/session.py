@@ -21,6 +21,7 @@ from edgar.core.turn import AfterStop, BeforeStep, SkillSource
 from edgar.providers.base import Provider
 from edgar.tools.base import Tool
 from edgar.tools.permissions import PermissionGate
+from edgar.tools.todo import TodoList
 
 if TYPE_CHECKING:
     from edgar.core.checkpoints import Checkpoints
@@ -39,6 +40,13 @@ class Guard(Protocol):
 
     async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
         """None to go on, else the reason the call is refused (the model sees it)."""
+
+
+class Planner(Protocol):
+    """Who sees the plan a model ends plan mode with (the REPL's question; none in ``-p``)."""
+
+    async def review(self, plan: str, then: str) -> bool:
+        """True when the person approves it and the turn goes on in mode ``then``."""
 
 
 def new_id() -> str:
@@ -69,6 +77,8 @@ class Session:
     after_stop: list[AfterStop] = field(default_factory=list)
     sandbox: "SessionSandbox | None" = None   # how this session's commands run
     guard: Guard | None = None
+    planner: Planner | None = None            # None: a plan is the turn's result (-p)
+    todos: TodoList = field(default_factory=TodoList)   # the model's checklist (todo_write)
     # awaited before every model call: MCP servers still starting, hooks still running
     waits: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     cost: float = 0.0

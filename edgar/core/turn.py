@@ -70,6 +70,9 @@ class Turn:
     """What to tell the person about that error (never sent to learning)."""
     pending_results: list[ToolResultBlock] | None = None
     """Tool results gathered before a cancellation, so every tool_use keeps its result."""
+    plan: str | None = None
+    """The plan the model presented with ``exit_plan_mode`` and nobody approved: the turn ends
+    with it as its answer (plan mode)."""
 
     def add_cost(self, cost: float | None) -> None:
         """Add one call's price; an unknown price makes the turn's cost unknown."""
@@ -101,6 +104,7 @@ class TurnResult:
     error_message: str = ""
     error: ErrorRecord | None = None
     loop_steps: int = 0
+    plan: str | None = None
 
 
 class BeforeStep(Protocol):

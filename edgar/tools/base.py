@@ -27,6 +27,7 @@ from edgar.events import ErrorKind, ErrorRecord
 if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
     from edgar.tools.permissions import PermissionGate
+    from edgar.tools.todo import TodoList
 
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
            "args_schema", "validation_text", "resolve", "resolve_for_write", "clip", "strip_env"]
@@ -121,6 +122,9 @@ class ToolContext:
     # how commands run (edgar/sandbox); None: the default confined policy for ``root``
     sandbox: "SessionSandbox | None" = None
     guard: ToolGuard | None = None
+    # plan mode's door to the person: the plan -> what the model is told (tools/plan.py)
+    plan: Callable[[str], Awaitable[str]] | None = None
+    todos: "TodoList | None" = None   # the main agent's checklist (tools/todo.py)
 
 
 class Tool:

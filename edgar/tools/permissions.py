@@ -2,7 +2,7 @@
 
 Guarantees:
 - ``deny`` rules win over everything, in every mode (``yes`` and ``-p`` included).
-- ``read-only`` refuses writes and shell, except the built-in read-only commands
+- ``read-only`` and ``plan`` refuse writes and shell, except the built-in read-only commands
   (``rules.READ_ONLY``: ``git status``, ``git diff``, ``ls``, ``cat``, ``rg`` …), and says which.
 - ``allow`` rules (config, a custom command's ``allowed-tools``, "always" answers) let a
   call run without asking in ``ask`` and ``auto-edit`` and in ``-p``; they never lift
@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping
 
-from edgar.tools.modes import MODES
+from edgar.tools.modes import AFTER_PLAN, MODES, PLAN, READING
 from edgar.tools.rules import Rule, first_match, parse_rule, read_only_command, read_only_names, suggest
 
 Answer = Literal["yes", "no", "always"]
@@ -43,7 +43,8 @@ class PermissionGate:
                  root: Path | None = None, save: Callable[[str], str | None] | None = None):
         if mode not in MODES:
             raise ValueError(f"unknown permission mode {mode!r} (one of {', '.join(MODES)})")
-        self.mode = mode
+        self.mode: str = mode
+        self.before_plan: str | None = None   # the mode /plan left, for an approved plan
         self.confirm = confirm
         self.always: set[str] = set()
         self.allow = list(allow)
@@ -52,12 +53,22 @@ class PermissionGate:
         self.root = root.resolve() if root is not None else None
         self.save = save                 # rule text -> None, or why it could not be saved
 
+    def enter_plan(self) -> None:
+        """Plan mode now; the mode it leaves is where an approved plan goes on."""
+        if self.mode != PLAN:
+            self.before_plan, self.mode = self.mode, PLAN
+
+    def leave_plan(self) -> str:
+        """Back to the mode before plan mode (``AFTER_PLAN`` if edgar started in it)."""
+        self.mode, self.before_plan = self.before_plan or AFTER_PLAN, None
+        return self.mode
+
     def needs(self, access: str) -> Literal["allow", "ask", "deny"]:
         if access in ("read", "task") or self.mode == "yes":
             return "allow"
         if access == "web":
             return "ask"
-        if self.mode == "read-only":
+        if self.mode in READING:
             return "deny"
         if self.mode == "auto-edit" and access == "write":
             return "allow"
@@ -98,6 +109,9 @@ class PermissionGate:
                 return None
             extra = (f"; only read-only commands run here ({read_only_names()})"
                      if tool == "shell" else "")
+            if self.mode == PLAN:
+                return (f"{tool} is not allowed in plan mode: nothing is written or run while "
+                        f"planning{extra}. Finish the plan and call exit_plan_mode with it")
             return (f"{tool} is not allowed in read-only mode (--permission-mode {allows} "
                     f"allows it){extra}")
         if first_match(self.extra + self.allow, tool, subject) is not None:

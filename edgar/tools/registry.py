@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING
 
 from edgar.tools.base import Tool
 from edgar.tools.files import Edit, Read, Write
+from edgar.tools.plan import ExitPlanMode
 from edgar.tools.search import Glob, Grep
 from edgar.tools.shell import Shell
 from edgar.tools.task import Task
+from edgar.tools.todo import TodoWrite
 from edgar.tools.web_fetch import WebFetch
 
 if TYPE_CHECKING:
@@ -18,5 +20,6 @@ if TYPE_CHECKING:
 def default_tools(web: WebSettings | None = None) -> dict[str, Tool]:
     fetch = WebFetch() if web is None else WebFetch(tuple(web.allow_hosts), web.max_bytes,
                                                      web.timeout)
-    tools: list[Tool] = [Read(), Write(), Edit(), Glob(), Grep(), Shell(), Task(), fetch]
+    tools: list[Tool] = [Read(), Write(), Edit(), Glob(), Grep(), Shell(), Task(), fetch,
+                         ExitPlanMode(), TodoWrite()]
     return {t.name: t for t in tools}

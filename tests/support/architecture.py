@@ -206,7 +206,13 @@ def sdk_violations(src_root: Path, forbidden: tuple[str, ...] = SDKS) -> list[st
 
 
 MODES_HOME = "edgar/tools/modes.py"
-PERMISSION_MODES = {"ask", "auto-edit", "yes", "read-only"}
+def _modes() -> set[str]:
+    from edgar.tools.modes import MODES
+
+    return set(MODES)
+
+
+PERMISSION_MODES = _modes()
 
 
 def mode_list_violations(src_root: Path) -> list[str]:

@@ -1,0 +1,76 @@
+"""todo_write: the model's checklist for a long task (Claude Code's TodoWrite, same shape).
+
+Guarantees:
+- ``todos: [{content, status, activeForm}]`` exactly as Claude Code's TodoWrite takes it;
+  ``status`` is ``pending``, ``in_progress`` or ``completed``. Each call replaces the list.
+- The list lives in the session's ``TodoList`` (shown above the REPL prompt, and in ``-p``
+  JSON as ``todos``); it never reaches the system prompt or a reminder (the prompt cache is
+  untouched) and never becomes a fact: it is model text, as every tool argument is.
+- Only the main agent keeps one: a subagent's call is refused, saying so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import Field
+
+from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
+
+Status = Literal["pending", "in_progress", "completed"]
+MARKS = {"pending": "☐", "in_progress": "◐", "completed": "☑"}
+
+
+class TodoItem(ToolArgs):
+    """One item of the list."""
+
+    content: str = Field(min_length=1, description="What to do, imperative: 'Run the tests'")
+    status: Status = Field(description="pending, in_progress (one at a time) or completed")
+    activeForm: str = Field(min_length=1, description="The same, as it is being done: "
+                            "'Running the tests'")
+
+
+class TodoWriteArgs(ToolArgs):
+    """Arguments of ``todo_write``."""
+
+    todos: list[TodoItem] = Field(description="The whole updated list")
+
+
+@dataclass
+class TodoList:
+    """The session's checklist; ``items`` are replaced whole by each ``todo_write``."""
+
+    items: list[TodoItem] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """The list as a person sees it: a mark, then the text (the active form while doing)."""
+        return [f"{MARKS[t.status]} {t.activeForm if t.status == 'in_progress' else t.content}"
+                for t in self.items]
+
+    def to_json(self) -> list[dict[str, str]]:
+        return [t.model_dump() for t in self.items]
+
+
+class TodoWrite(Tool):
+    name = "todo_write"
+    description = ("Keep a checklist for a task of several steps: send the whole updated "
+                   "list each time (one item in_progress at a time, mark items completed as "
+                   "soon as they are done). The user sees it.")
+    Args = TodoWriteArgs
+    access = "read"
+
+    def summary(self, args: dict) -> str:
+        given = args.get("todos")
+        todos: list = given if isinstance(given, list) else []
+        done = sum(1 for t in todos if isinstance(t, dict) and t.get("status") == "completed")
+        return f"todo_write {done}/{len(todos)} done"
+
+    async def run(self, args: TodoWriteArgs, ctx: ToolContext) -> ToolOutcome:
+        if ctx.todos is None:
+            raise ToolFailure("validation", "the todo list belongs to the main agent; a "
+                              "subagent reports its progress in its answer")
+        ctx.todos.items = list(args.todos)
+        counts = {s: sum(t.status == s for t in args.todos) for s in MARKS}
+        return ToolOutcome(f"todo list updated: {counts['completed']} completed, "
+                           f"{counts['in_progress']} in progress, {counts['pending']} pending")
