@@ -76,11 +76,13 @@ class Event:
 class PromptTyped(Event):
     """A line a person typed (REPL) or passed as ``-p``. ``queued`` = typed while a turn ran.
 
-    Invariant: ``text`` is exactly what was typed; nothing is appended to it.
+    Invariant: ``text`` is exactly what was typed; nothing is appended to it. ``remember``:
+    the line was ``# text`` (the person asked edgar to remember it; no turn starts).
     """
 
     text: str
     queued: bool = False
+    remember: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -150,6 +150,21 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
         loop.add_signal_handler(signal.SIGINT, on_sigint)
     except (NotImplementedError, RuntimeError):
         pass
+    if prompt is not None and prompt.startswith("# ") and prompt[2:].strip() and not attached:
+        # "# text": remember it, no model call (the REPL's shortcut, as typed on the command line)
+        if app.learning is None:
+            err.write("edgar: learning is not installed: nothing was saved\n")
+            return EXIT_USAGE
+        app.bus.publish(PromptTyped(text=prompt, remember=True, session_id=session.id))
+        if fmt == "json":
+            out.write(json.dumps({"type": "result", "subtype": "success", "is_error": False,
+                                  "result": "", "session_id": session.id, "learned": [
+                                      {"id": e.fact_id, "text": e.text,
+                                       "provenance": e.provenance} for e in printer.learned]})
+                      + "\n")
+        elif not printer.learned and fmt != "quiet":
+            err.write("edgar: nothing new to remember (already remembered, or too long)\n")
+        return EXIT_OK
     turn_id = new_id()   # the PromptTyped names the turn it starts (ADR-0002)
     if prompt is not None:
         app.bus.publish(PromptTyped(text=prompt, session_id=session.id, turn_id=turn_id))

@@ -16,6 +16,9 @@ Guarantees:
   runs line by line: each typed line is one prompt, run to completion, plain output, no
   confirmations (the gate refuses instead).
 - ``first`` (``edgar "PROMPT"``) goes through ``submit`` like any line typed.
+- ``# text`` is one ``PromptTyped(remember=True)`` and starts no turn (said when learning is
+  not installed); ``!cmd`` runs the command (cli/bang.py) and starts no turn either: its
+  output goes with the next prompt as an attachment.
 - Each ``PromptTyped`` carries the id of the turn it starts (a queued line: of the turn it
   was typed into), so a learned fact's source names a real turn.
 - An ``@path`` naming a file outside the project root is refused in one line and the line
@@ -78,7 +81,7 @@ class Repl:
         self.restored: str | None = None         # queued lines given back after an interrupt
         self.turn_id = ""                        # id of the turn running in the foreground
         self._cancelling = False
-        self.notes: list[str] = []               # edgar's notes for the next turn (/undo)
+        self.notes: list[Attachment] = []        # for the next turn: /undo notes, !cmd output
 
     @property
     def prompt(self) -> Any:
@@ -116,6 +119,19 @@ class Repl:
             self._answer_line(line)
             return
         session = self.app.session
+        if line.startswith("# "):   # "# text": remember it (typed, so a PromptTyped), no model call
+            if self.app.learning is None:
+                self.say("learning is not installed: nothing was saved", "yellow")
+                return
+            self.app.bus.publish(PromptTyped(text=line, remember=True, session_id=session.id))
+            return
+        if line.startswith("!"):   # "!cmd": run it in the sandbox, no model call
+            if self.busy:
+                self.say("!commands run between turns: it is back in the prompt", "yellow")
+                self.default = line
+                return
+            self.run_foreground(self._bang(line[1:].strip()))
+            return
         if custom is not None and self.busy:
             self.say(f"/{custom[0].name} starts a turn of its own: it is back in the prompt "
                      "for when this one ends (Esc stops it)", "yellow")
@@ -146,7 +162,7 @@ class Repl:
         turn_id = new_id()
         if line != restored:  # lines given back unchanged were published when first typed
             self.app.bus.publish(PromptTyped(text=line, session_id=session.id, turn_id=turn_id))
-        attached += [("/undo", note) for note in self.notes]
+        attached += self.notes
         self.notes = []
         if attached:
             bodies, sources = as_event(attached)
@@ -169,7 +185,20 @@ class Repl:
 
     def note_for_model(self, text: str) -> None:
         """Send ``text`` with the next prompt, as an attachment (never as typed text)."""
-        self.notes.append(text)
+        self.notes.append(("/undo", text))
+
+    async def _bang(self, command: str) -> None:
+        """``!cmd``: run it as the model's shell runs (sandboxed), show it, keep it for the
+        next request as an attachment (Claude Code's bash mode)."""
+        from edgar.cli.bang import run_bang
+
+        if not command:
+            self.say("! needs a command, e.g. !git status", "yellow")
+            return
+        shown, attachment = await run_bang(self.app.session, command)
+        for row in shown:
+            self.say(row)
+        self.notes.append(attachment)
 
     def custom_commands(self) -> list[tuple[str, str, str]]:
         """(name, where, description) of the command files /help lists."""

@@ -138,11 +138,27 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) 
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify)
     try:
+        if prompt is not None and prompt.startswith("!") and not attached:
+            return asyncio.run(app.running(_bang(app, prompt[1:].strip())))
         expand = command_expansion(app, prompt or "")
         return asyncio.run(app.running(run_prompt(app, prompt, attached, args.output_format,
                                                   expand=expand)))
     finally:
         app.close()
+
+
+async def _bang(app, command: str) -> int:
+    """``edgar -p "!cmd"``: run it in the sandbox and print what it printed; no model call."""
+    from edgar.cli.bang import run_bang
+
+    if not command:
+        raise UsageError("! needs a command, e.g. edgar -p '!git status'")
+    shown, _ = await run_bang(app.session, command)
+    for row in shown[1:-1]:
+        print(row)
+    print(f"edgar: {shown[-1].strip('()')}" if len(shown) > 1 else f"edgar: {shown[0]}",
+          file=sys.stderr)
+    return 0 if shown[-1] == "(exit 0)" else 1
 
 
 def command_expansion(app, line: str) -> Expand | None:

@@ -117,6 +117,7 @@ def _help(host: Host, arg: str) -> None:
     for name, where, description in host.custom_commands():
         host.say(f"  /{name:<17} {description} ({where})")
     host.say("  Enter sends · Esc-Enter new line · Up/Ctrl-R history · @path attaches a file")
+    host.say("  !cmd runs a command (its output goes with your next prompt) · # text remembers it")
     host.say("  Esc or Ctrl-C interrupts a turn · typing while it works queues your lines")
     host.say("  Ctrl-C twice on an empty prompt, or Ctrl-D, exits")
 

@@ -57,6 +57,9 @@ def _user_message(text: str, attachments: list[Attachment], reminder: str = "") 
         if isinstance(body, ImageBlock):   # the picture itself, named so the model can refer to it
             blocks += [TextBlock(f'<image path="{source.lstrip("@")}">'), body]
             continue
+        if source.startswith("!"):  # a command the person ran (cli/bang.py): as recorded
+            blocks.append(TextBlock(str(body)))
+            continue
         if source.startswith("/"):  # a custom command's expansion (cli/custom_commands.py)
             blocks.append(TextBlock(f'<command name="{source[1:]}">\n{body}\n</command>'))
             continue

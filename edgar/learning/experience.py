@@ -92,6 +92,8 @@ class Recorder:
 
     def __call__(self, event: Event) -> None:
         match event:
+            case PromptTyped(depth=0, remember=True):
+                return                   # "# text" starts no run: it is memory, not a task
             case PromptTyped(depth=0):
                 self.waiting.append(event.text)
                 return

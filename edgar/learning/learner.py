@@ -14,6 +14,8 @@ Guarantees:
   fails", "never seen …"), and lines longer than ``PASTE`` (a paste, not a typed rule).
 - It is idempotent (``extract(extract(x)) == extract(x)``), never longer than its input, and
   never holds text from a sentence other than the one its directive word starts.
+- A ``PromptTyped`` with ``remember`` (the person typed ``# text``) is saved as that text, no
+  directive word needed (``remembered``): they asked for exactly this.
 - Facts are saved with provenance ``user-prompt``; the store normalises, redacts and
   refuses duplicates. Each one learned is published as ``FactLearned``.
 """
@@ -132,6 +134,13 @@ def _rule(line: str) -> str | None:
     return fact
 
 
+def remembered(line: str) -> str | None:
+    """The fact a ``# text`` line asks for: its text after the ``#``, as one plain line (at
+    most ``LONGEST`` characters), or None when nothing is left."""
+    text = " ".join(_plain(line.strip().removeprefix("#")).split("\n")).strip()
+    return text if 0 < len(text) <= LONGEST else None
+
+
 class Learner:
     """Subscriber: depth-0 ``PromptTyped`` → ``extract()`` → an active ``user-prompt`` fact.
 
@@ -148,7 +157,7 @@ class Learner:
 
         if type(event) is not PromptTyped or event.depth != 0:
             return                      # not typed by a person: never looked at
-        fact = extract(event.text)
+        fact = remembered(event.text) if event.remember else extract(event.text)
         if fact is None:
             return
         source = f"session {event.session_id} turn {event.turn_id or '-'}"
