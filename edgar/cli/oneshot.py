@@ -66,11 +66,16 @@ class _Printer:
         target = " ".join(target.split())
         target = (" " + (target[:60] + "…" if len(target) > 60 else target)) if target else ""
         allows = allowing_mode(self.access.get(event.tool, "shell"))
-        self._own_line()
-        self.err.write(f"edgar: refused {event.tool}{target} (permission mode {self.mode}; "
-                       f"--permission-mode {allows} allows it)\n")
+        self.own_line()
+        if event.error is not None and event.error.program == "hook":
+            why = "a PreToolUse hook said no"
+        elif self.mode == "yes" or self.mode == allows:
+            why = f"permission mode {self.mode}: not allowed here; the model was told why"
+        else:
+            why = f"permission mode {self.mode}; --permission-mode {allows} allows it"
+        self.err.write(f"edgar: refused {event.tool}{target} ({why})\n")
 
-    def _own_line(self) -> None:
+    def own_line(self) -> None:
         if self.fmt == "text" and not self.ended_with_newline:
             self.out.write("\n")
             self.out.flush()
@@ -113,7 +118,7 @@ class _Printer:
             case ToolFinished(error=ErrorRecord(kind=kind)) if self.err_tty:
                 self.err.write(f"  ✗ {event.tool}: {kind}\n")
             case Notice(depth=0):
-                self._own_line()
+                self.own_line()
                 self.err.write(f"edgar: {event.message}\n")
             case FactLearned():
                 from edgar.cli.render import learned_line
@@ -182,7 +187,7 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
         except (NotImplementedError, RuntimeError):
             pass
     if fmt == "text" and result.plan is not None:   # plan mode: the plan is the answer
-        printer._own_line()
+        printer.own_line()
         out.write(result.plan.rstrip("\n") + "\n")
         printer.ended_with_newline = True
     if fmt == "text" and not printer.ended_with_newline:

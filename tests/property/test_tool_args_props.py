@@ -33,9 +33,12 @@ def from_schema(node: dict[str, Any], root: dict[str, Any]) -> st.SearchStrategy
     node = _resolve(node, root)
     if "anyOf" in node:
         return st.one_of([from_schema(n, root) for n in node["anyOf"]])
+    if "enum" in node:   # a Literal
+        return st.sampled_from(node["enum"])
     kind = node.get("type")
     if kind == "string":
-        return st.text(max_size=8)
+        shortest = node.get("minLength", 0)
+        return st.text(min_size=shortest, max_size=max(8, shortest))
     if kind in ("integer", "number"):
         low = node.get("minimum", node.get("exclusiveMinimum"))
         low = None if low is None else (low + 1 if "exclusiveMinimum" in node else low)
@@ -124,7 +127,22 @@ def test_an_unknown_key_is_rejected_by_name(model, key, value):
 
 def _minimal(model: type) -> dict[str, Any]:
     schema = model.model_json_schema()
-    return {k: SAMPLES["string"] for k in schema.get("required", [])}
+    return {k: _least(schema["properties"][k], schema) for k in schema.get("required", [])}
+
+
+def _least(node: dict[str, Any], root: dict[str, Any]) -> Any:
+    """The smallest value a schema node accepts (a required field's stand-in)."""
+    node = _resolve(node, root)
+    if "anyOf" in node:
+        return _least(node["anyOf"][0], root)
+    if "enum" in node:
+        return node["enum"][0]
+    kind = node.get("type")
+    if kind == "array":
+        return []
+    if kind == "object":
+        return {k: _least(node["properties"][k], root) for k in node.get("required", [])}
+    return SAMPLES.get(kind or "string", "x")
 
 
 def test_tool_schemas_are_what_args_schema_sends():
