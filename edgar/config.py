@@ -168,9 +168,16 @@ class McpSettings(_Section):
 class HookSettings(_Section):
     """``[[hooks.EVENT]]``: a command run on a lifecycle event (``edgar/hooks``)."""
 
+    model_config = ConfigDict(extra="forbid", strict=True, validate_assignment=True,
+                              populate_by_name=True)
+
     command: str = Field(min_length=1)
-    matcher: str = "*"               # tool-name glob (PreToolUse, PostToolUse)
-    timeout: float = Field(60.0, gt=0, le=DAY)
+    matcher: str = "*"               # Claude Code's matcher: exact names, or a regex
+    timeout: float | None = Field(None, gt=0, le=DAY)   # None: the event's default
+    network: bool = False            # this hook's sandbox may use the network
+    writable: list[str] = Field(default_factory=list, max_length=64)  # more writable dirs
+    if_: str | None = Field(None, alias="if")   # one permission rule: run only for such calls
+    args: list[str] | None = None    # exec form: command is the program, no shell
 
 
 class Settings(_Section):

@@ -66,8 +66,13 @@ class _Printer:
         target = (" " + (target[:60] + "…" if len(target) > 60 else target)) if target else ""
         allows = allowing_mode(self.access.get(event.tool, "shell"))
         self._own_line()
-        self.err.write(f"edgar: refused {event.tool}{target} (permission mode {self.mode}; "
-                       f"--permission-mode {allows} allows it)\n")
+        if event.error is not None and event.error.program == "hook":
+            why = "a PreToolUse hook said no"
+        elif self.mode == "yes" or self.mode == allows:
+            why = f"permission mode {self.mode}: not allowed here; the model was told why"
+        else:
+            why = f"permission mode {self.mode}; --permission-mode {allows} allows it"
+        self.err.write(f"edgar: refused {event.tool}{target} ({why})\n")
 
     def _own_line(self) -> None:
         if self.fmt == "text" and not self.ended_with_newline:

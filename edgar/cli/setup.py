@@ -34,9 +34,9 @@ from edgar.core.project import Project
 from edgar.core.reminders import PromptState
 from edgar.core.session import Session, new_id
 from edgar.core.sessionlog import SessionLog, sessions_dir
+from edgar.cli.sandboxes import Sandboxes
 from edgar.core.turn import AfterStop, SkillSource
-from edgar.events import (Event, ModelResponded, Notice, ToolFinished, ToolProposed, TurnFinished,
-                          TurnStarted)
+from edgar.events import Event, ModelResponded, Notice, ToolFinished, TurnFinished, TurnStarted
 from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider
@@ -194,11 +194,25 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     nested.already_seen(m.text() for m in history or [])
     checkpoints = Checkpoints(root, state, sid)
     sandbox = session_sandbox(root, settings, bus, sid)
+    sandboxes = Sandboxes(root, settings, lambda level, message: bus.publish(
+        Notice(level=level, message=message, session_id=sid)))
     tools = default_tools()
-    gate = permission_gate(root, settings, bus, confirm)
     problems: list[str] = []   # broken server or hook entries: skipped, and said at the start
     servers = mcp_servers(root, settings, bus, sid, tools, problems)
-    hooks = user_hooks(root, settings, bus, sid, gate, sandbox, problems)
+    transcript_file = sessions_dir(state) / "transcripts" / f"{sid}.jsonl"   # hooks only
+    # the gate is made just below; a hook reads its mode only while the session runs
+    hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
+                       transcript_file, problems)
+    gate = permission_gate(root, settings, bus, hooks.notifying(confirm)
+                           if hooks is not None and confirm is not None else confirm)
+    transcript = None
+    if hooks is not None:   # what a hook's transcript_path names, kept current
+        from edgar.hooks.transcript import Transcript
+
+        transcript = Transcript(transcript_file, session_id=sid, root=root,
+                                redact=project.redact, history=history or [])
+        if hooks.configured("Stop") or hooks.configured("SubagentStop"):
+            after_stop.append(hooks)   # after verify: its fix rounds come first
     waits: list[Callable[[], Awaitable[None]]] = []   # before every model call
     if servers is not None:
         waits.append(servers.ready)
@@ -210,23 +224,20 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                       before_step=[compactor], after_stop=after_stop, sandbox=sandbox,
                       prompt=prompt, nested=nested, checkpoints=checkpoints,
                       display_output=on_output,   # a running command's output, as it comes
-                      guard=hooks, waits=waits)
+                      guard=hooks, waits=waits, transcript=transcript)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)
     bus.subscribe(ModelResponded, compactor.on_response)
     if verifier is not None:
         bus.subscribe(ToolFinished, verifier.on_tool)
-    if hooks is not None:
-        bus.subscribe(ToolProposed, hooks.on_tool_proposed)
-        bus.subscribe(ToolFinished, hooks.on_tool_finished)
-        bus.subscribe(TurnFinished, hooks.on_turn_finished)
     handle: Closable | None = None
     module = load_learning() if learning else None
     if module is not None:   # its subscribers come last, after the session's own
         handle = module.attach(bus, state=state, memory=memory, redact=project.redact,
                                history=settings.memory.history and not no_history)
-    closers = [memory.close, log.close, sandbox.close] + ([handle.close] if handle else [])
+    closers = [memory.close, log.close, sandbox.close, sandboxes.close] + (
+        [transcript.close] if transcript is not None else []) + ([handle.close] if handle else [])
     app = App(project, state, bus, session, memory, learning=handle, closers=closers,
               mcp=servers, hooks=hooks,
               starts=_starts(bus, sid, problems, servers, hooks, resumed=bool(history)),
@@ -335,10 +346,12 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                       sandbox=mcp_sandbox(root, bus, session_id, mcp.network))
 
 
-def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str, gate: PermissionGate,
-               sandbox: SessionSandbox, problems: list[str]) -> Hooks | None:
-    """User hooks (``edgar/hooks``): the session's guard for the two that may block, bus
-    subscribers for the rest (ADR-0044). Nothing is imported when no hook is configured."""
+def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
+               mode: Callable[[], str], sandbox: SessionSandbox, sandboxes: Sandboxes,
+               transcript: Path, problems: list[str]) -> Hooks | None:
+    """User hooks (``edgar/hooks``): the session's guard around prompts, tool calls and
+    compaction, an ``after_stop`` for Stop hooks (ADR-0044, ADR-0100). Nothing is imported
+    when no hook is configured."""
     if not settings.hooks:
         return None
     from edgar.hooks.config import load_hooks
@@ -349,5 +362,5 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str, gate: 
     if not specs:
         return None
     return Hooks(specs, root=root, session_id=session_id, publish=bus.publish,
-                 trusted=project_trusted(root), permission_mode=lambda: gate.mode,
-                 sandbox=sandbox)
+                 trusted=project_trusted(root), permission_mode=mode,
+                 sandbox=sandbox, confine=sandboxes, transcript=transcript)

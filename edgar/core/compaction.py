@@ -13,6 +13,9 @@ Guarantees (ADR-0020):
 - The session log keeps every earlier line; a ``compacted`` mark holds the new view, which
   is what ``sessionlog.load`` restores. ``Compacted(tokens_before, tokens_after)`` follows.
 - A failed or empty summary changes nothing (a warning Notice says so); it never ends a turn.
+- A PreCompact hook that blocks (``session.guard.before_compact``) changes nothing either:
+  the Notice gives its reason. The trigger is ``auto`` from ``before_step``, ``manual`` from
+  ``/compact``.
 - Nothing is compacted unless it saves at least ``MIN_SAVING`` of the context: skipped up
   front when the older part is smaller than that, and undone (the conversation kept as it
   was, and said) when the summary turns out not to save that much.
@@ -170,6 +173,12 @@ class Compactor:
                     f"context ≈{before} of {window} tokens, but the recent messages alone "
                     "fill it: not compacting (/compact forces it)"), **where))
             return None
+        if session.guard is not None:   # PreCompact hooks may say no (Claude Code's contract)
+            trigger = "auto" if min_gain else "manual"   # before_step asks for a gain
+            refusal = await session.guard.before_compact(trigger, focus or "")
+            if refusal is not None:
+                publish(Notice(level="warning", message=f"not compacting: {refusal}", **where))
+                return None
         publish(Notice(level="info", message=(
             f"compacting: context ≈{before} of {window} tokens; the model summarises "
             f"{len(older)} older messages (shown below, counted in cost)"), **where))

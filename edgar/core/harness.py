@@ -5,6 +5,10 @@ Guarantees:
 - A failure's text goes only into the returned ``ToolResultBlock``; the bus sees an
   ``ErrorRecord`` whose fields the harness chose.
 - Cancellation is reported (kind ``cancelled``) and then re-raised, so the turn stops.
+- The session's hooks (``ctx.guard``) are asked before the permission check (PreToolUse:
+  refuse, allow, ask, rewrite the arguments, which are then validated again) and after a
+  call that ran (PostToolUse/PostToolUseFailure, with its result); what they say for the
+  model goes to ``ctx.notes``, a ``continue: false`` to ``ctx.stopped`` (ADR-0100).
 """
 
 from __future__ import annotations
@@ -92,13 +96,26 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
         path = getattr(parsed, "path", None)
         if isinstance(path, str) and path:
             resolve(ctx, path)  # outside the root: refused before asking, never ask-then-deny
+        hook = None
+        if ctx.guard is not None:   # PreToolUse hooks, ahead of the permission check (ADR-0100)
+            verdict = await ctx.guard.before_tool(call.id, tool.name, args, where)
+            ctx.notes.extend(verdict.context)
+            if verdict.stop is not None:
+                ctx.stopped = verdict.stop
+                raise ToolFailure("denied", f"not run: a PreToolUse hook stopped the turn "
+                                  f"({verdict.stop or 'no reason given'})")
+            if verdict.refusal is not None:   # program "hook": who said no, for the person
+                raise ToolFailure("denied", verdict.refusal, program="hook")
+            if verdict.args is not None:   # updatedInput: the call as the hook rewrote it
+                args = verdict.args
+                parsed = tool.parse(args)
+                path = getattr(parsed, "path", None)
+                if isinstance(path, str) and path:
+                    resolve(ctx, path)
+            hook = verdict.permission
         if ctx.permission is not None:
-            refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(call.input),
-                                                 call.input)
-            if refusal:
-                raise ToolFailure("denied", refusal)
-        if ctx.guard is not None:  # user hooks (PreToolUse) decide beside the permission check
-            refusal = await ctx.guard.before_tool(tool.name, call.input)
+            refusal = await ctx.permission.check(tool.name, tool.access, tool.summary(args),
+                                                 args, hook=hook)
             if refusal:
                 raise ToolFailure("denied", refusal)
         ctx.output = _Progress(call.id, call.name, ctx, publish, where).feed
@@ -127,4 +144,10 @@ async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
     finished = ToolFinished(call_id=call.id, tool=call.name, ok=error is None, files=files,
                             duration=time.monotonic() - start, error=error, **where)
     publish(finished)
+    if ctx.guard is not None and tool is not None and ctx.stopped is None and (
+            error is None or error.kind not in ("denied", "validation")):
+        after = await ctx.guard.after_tool(call.id, tool.name, args, block, finished, where)
+        ctx.notes.extend(after.context)
+        if after.stop is not None:
+            ctx.stopped = after.stop
     return block, finished

@@ -10,6 +10,11 @@ Guarantees:
 - Lines queued while the turn runs are delivered at the next pause (after tool results,
   before the next model call) as one burst.
 - The loop never constructs a ``PromptTyped``; the CLI does, before it calls ``run_turn``.
+- What the person's hooks add for the model (ADR-0100) travels as one ``<system-reminder>``
+  block: SessionStart's and UserPromptSubmit's with the prompt, PreToolUse's and
+  PostToolUse's after the step's tool results; a Stop/SubagentStop hook that blocks is an
+  ``after_stop`` like verify (at every depth); a hook's ``continue: false`` ends the turn
+  (outcome ``error``, kind ``denied``) with every open ``tool_use`` answered.
 - Tool calls the client makes for the turn (``expand``: a custom command's ``!`cmd```) run
   inside it, after the prompt hooks and before the first model call, through the same
   harness as the model's (``_caller``), and count among the turn's tools.
@@ -44,7 +49,8 @@ def _where(session: Session, turn: Turn) -> Where:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
-def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str = "") -> Message:
+def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str = "",
+                  notes: list[str] | None = None) -> Message:
     blocks: list[Block] = [TextBlock(text)] if text.strip() else []
     for source, body in attachments:
         if source.startswith("/"):  # a custom command's expansion (cli/custom_commands.py)
@@ -53,6 +59,8 @@ def _user_message(text: str, attachments: list[tuple[str, str]], reminder: str =
         tag = "stdin" if source == "stdin" else "file"
         attr = "" if source == "stdin" else f' path="{source.lstrip("@")}"'
         blocks.append(TextBlock(f"<{tag}{attr}>\n{body}\n</{tag}>"))
+    if notes:      # what the person's hooks added (SessionStart, UserPromptSubmit)
+        blocks.append(TextBlock(hook_notes(notes)))
     if reminder:   # last: after what the person sent, and after the previous cache breakpoint
         blocks.append(TextBlock(reminder))
     return Message("user", blocks or [TextBlock("")])
@@ -92,12 +100,15 @@ async def run_turn(session: Session, text: str, attachments: list[tuple[str, str
             attachments = [*(attachments or []), *await expand(_caller(session, turn, where),
                                                                turn.id)]
         told = ""
+        notes: list[str] = []
         if depth == 0:
             if session.skills is not None:  # fired in an earlier turn: still in context
                 turn.skills.extend(session.skills.carried())
             fired = _activate_skills(session, turn, text, where)
             told = reminders.reminder(session, fired)
-        append(_user_message(text, attachments or [], told))
+            if session.guard is not None:
+                notes = session.guard.prompt_context()
+        append(_user_message(text, attachments or [], told, notes))
         await _steps(session, turn, history, append, where)
     except asyncio.CancelledError:
         task = asyncio.current_task()
@@ -154,8 +165,16 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
         if stop == "pause_turn" and not calls:
             continue   # the API's own pause: send the response back as is and let it go on
         if calls:
-            results = await _run_tools(session, turn, calls, where)
+            results, ctx = await _run_tools(session, turn, calls, where)
             blocks: list[Block] = list(results)
+            if ctx.notes:   # what hooks said about these calls, beside their results
+                blocks.append(TextBlock(hook_notes(ctx.notes)))
+            if ctx.stopped is not None:   # a hook's continue: false ends the turn here
+                append(Message("user", blocks))
+                turn.outcome, turn.error = "error", ErrorRecord("hook", "denied")
+                turn.error_message = ("a hook stopped the turn"
+                                      + (f": {ctx.stopped}" if ctx.stopped else ""))
+                return
             if nested is not None:  # core/instructions.py
                 note = nested.for_calls(calls)
                 if note:
@@ -166,16 +185,12 @@ async def _steps(session: Session, turn: Turn, history: list[Message], append: A
                     blocks.append(TextBlock(burst))
             append(Message("user", blocks))
             continue
-        follow_up = None
-        if turn.depth == 0:
-            burst = _deliver_queue(session, turn, where)
-            if burst:
-                follow_up = burst
-            else:
-                for hook in session.after_stop:
-                    follow_up = await hook.after_stop(session, turn)
-                    if follow_up:
-                        break
+        follow_up: str | None = _deliver_queue(session, turn, where) if turn.depth == 0 else ""
+        if not follow_up:   # at every depth: a Stop or SubagentStop hook may say go on
+            for hook in session.after_stop:
+                follow_up = await hook.after_stop(session, turn)
+                if follow_up:
+                    break
         if not follow_up:
             return
         append(Message("user", [TextBlock(follow_up)]))
@@ -215,12 +230,21 @@ async def _model_step(session: Session, turn: Turn, history: list[Message], appe
     return response.calls, response.finished
 
 
+def hook_notes(notes: list[str]) -> str:
+    """What hooks said for the model, as one reminder block (Claude Code wraps them so too)."""
+    return "<system-reminder>\n" + "\n\n".join(notes) + "\n</system-reminder>"
+
+
 async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],
-                     where: Where) -> list[ToolResultBlock]:
+                     where: Where) -> tuple[list[ToolResultBlock], ToolContext]:
     ctx = _tool_context(session, turn)
     results: list[ToolResultBlock] = []
     try:
         for call in calls:
+            if ctx.stopped is not None:
+                results.append(ToolResultBlock(call.id, "not run: a hook stopped the turn",
+                                               True))
+                continue
             block, finished = await run_tool(call, session.tools, ctx, session.bus.publish, where)
             results.append(_bounded(block, session.settings.context.tool_result_max_chars))
             turn.tools.append((call.name, finished.ok, finished.error.kind if finished.error else None))
@@ -231,7 +255,7 @@ async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],
                        for c in calls if c.id not in done)
         turn.pending_results = results
         raise
-    return results
+    return results, ctx
 
 
 def _caller(session: Session, turn: Turn, where: Where) -> RunCall:
@@ -243,7 +267,12 @@ def _caller(session: Session, turn: Turn, where: Where) -> RunCall:
                                          session.bus.publish, where)
         turn.tools.append((name, finished.ok, finished.error.kind if finished.error else None))
         turn.files.update(finished.files)
-        return _bounded(block, session.settings.context.tool_result_max_chars)
+        block = _bounded(block, session.settings.context.tool_result_max_chars)
+        if ctx.notes:   # hooks' words for the model travel with what this call returned
+            block = ToolResultBlock(block.tool_use_id, block.content + "\n\n"
+                                    + hook_notes(ctx.notes), block.is_error)
+            ctx.notes.clear()
+        return block
     return call
 
 

@@ -2,7 +2,8 @@
 
 Guarantees: a Session is the only state a turn reads or changes; the messages list is the
 conversation the model sees, and every message appended through ``append`` is also written
-to the session log (redacted), so ``-c``/``-r`` restore exactly what the model saw.
+to the session log (redacted), so ``-c``/``-r`` restore exactly what the model saw, and to
+the ``transcript`` when hooks are configured.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Awaitable, Callable, Protocol
 
 from edgar.bus import Bus
 from edgar.config import Settings
@@ -19,7 +20,7 @@ from edgar.core.queue import PromptQueue
 from edgar.core.reminders import PromptState
 from edgar.core.turn import AfterStop, BeforeStep, SkillSource
 from edgar.providers.base import Provider
-from edgar.tools.base import Tool
+from edgar.tools.base import Tool, ToolGuard
 from edgar.tools.permissions import PermissionGate
 
 if TYPE_CHECKING:
@@ -31,14 +32,26 @@ if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
 
 
-class Guard(Protocol):
-    """User hooks that may say no (ADR-0044): before a prompt is sent, before a tool runs."""
+class Guard(ToolGuard, Protocol):
+    """User hooks that may say no or add to what the model sees (ADR-0044, ADR-0100): before a
+    prompt is sent, around a tool call (``ToolGuard``), before compaction."""
 
     async def before_prompt(self, text: str) -> str | None:
         """None to send the prompt, else why it is not sent (the person sees it)."""
 
-    async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
-        """None to go on, else the reason the call is refused (the model sees it)."""
+    def prompt_context(self) -> list[str]:
+        """What hooks added for the model to go with the prompt just allowed (SessionStart's
+        and UserPromptSubmit's context), each once; empty when there is none."""
+        ...
+
+    async def before_compact(self, trigger: str, instructions: str) -> str | None:
+        """PreCompact: None to compact, else why the hooks said no (the person sees it)."""
+
+
+class MessageSink(Protocol):
+    """Somewhere else each appended message is written (a hook's ``transcript_path``)."""
+
+    def message(self, message: Message) -> None: ...
 
 
 def new_id() -> str:
@@ -69,6 +82,7 @@ class Session:
     after_stop: list[AfterStop] = field(default_factory=list)
     sandbox: "SessionSandbox | None" = None   # how this session's commands run
     guard: Guard | None = None
+    transcript: MessageSink | None = None    # the Claude-Code-shaped copy hooks read
     # awaited before every model call: MCP servers still starting, hooks still running
     waits: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     cost: float = 0.0
@@ -81,6 +95,8 @@ class Session:
         self.messages.append(message)
         if self.log is not None:
             self.log.message(message)
+        if self.transcript is not None:
+            self.transcript.message(message)
 
     async def ready(self) -> None:
         """Wait for background work the next model call depends on (tools, formatters)."""

@@ -26,13 +26,13 @@ from edgar.events import Event, TextDelta, ThinkingDelta, ToolOutput, to_dict
 SKIP = (TextDelta, ThinkingDelta, ToolOutput)  # streamed pieces and progress: not kept
 
 
-def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
+def scrub(value: Any, redact: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, list):
-        return [_scrub(v, redact) for v in value]
+        return [scrub(v, redact) for v in value]
     if isinstance(value, dict):
-        return {redact(k) if isinstance(k, str) else k: _scrub(v, redact) for k, v in value.items()}
+        return {redact(k) if isinstance(k, str) else k: scrub(v, redact) for k, v in value.items()}
     return value
 
 
@@ -45,7 +45,7 @@ class SessionLog:
         os.fchmod(self._fd, 0o600)
 
     def _write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(_scrub(record, self._redact), ensure_ascii=False) + "\n"
+        line = json.dumps(scrub(record, self._redact), ensure_ascii=False) + "\n"
         os.write(self._fd, line.encode("utf-8"))
 
     def on_event(self, event: Event) -> None:

@@ -7,10 +7,11 @@ hands it to the hooks below; nothing else holds one.
 Guarantees:
 - Every field a hook may read is declared here with its meaning; a change to the loop that
   drops or renames one is a type error in every hook (mypy, strict for this module).
-- Hooks are called by the loop only, at depth 0 unless said otherwise: ``before_step``
-  before each model call (compaction), ``after_stop`` when the model stopped without asking
-  for tools and nothing was queued (verify); the first non-empty string an ``after_stop``
-  returns is sent as the next user message and the turn goes on.
+- Hooks are called by the loop only: ``before_step`` before each model call of a depth-0
+  turn (compaction), ``after_stop`` at every depth when the model stopped without asking for
+  tools and nothing was queued (verify, which acts at depth 0 only; Stop and SubagentStop
+  user hooks); the first non-empty string an ``after_stop`` returns is sent as the next
+  user message and the turn goes on.
 - ``SkillSource`` is what the loop asks for skills (the matcher implements it).
 """
 
@@ -110,7 +111,7 @@ class BeforeStep(Protocol):
 
 
 class AfterStop(Protocol):
-    """Called when a depth-0 turn's model stopped; a string continues the turn (verify)."""
+    """Called when a turn's model stopped (any depth); a string continues the turn."""
 
     async def after_stop(self, session: Session, turn: Turn) -> str | None: ...
 

@@ -1,22 +1,23 @@
 """Running one hook command: JSON on stdin, exit code and bounded output back.
 
 Guarantees:
-- The command runs through ``edgar.spawn`` (``/bin/sh -c``, sandboxed like a shell call, own
+- The command runs through ``edgar.spawn`` (``bash -c`` as in Claude Code, ``/bin/sh -c``
+  where there is no bash, or Claude Code's exec form with
+  ``args``; sandboxed like a shell call, own
   process group, built environment with ``CLAUDE_PROJECT_DIR``/``EDGAR_PROJECT_DIR`` set) at
   the project root.
 - At most ``OUTPUT_LIMIT`` bytes of stdout and of stderr are kept; the rest is read and
   dropped, so a hook printing 10 MB neither blocks nor fills memory.
 - A hook that outlives its timeout is killed with its whole process group and reported
   as ``timed_out``; a command that cannot start is exit code 127, never an exception.
-- ``verdict`` reads Claude Code's contract: exit 2 blocks with stderr as the reason; exit 0
-  with JSON ``{"decision": "block", "reason": …}`` or ``hookSpecificOutput.permissionDecision
-  == "deny"`` blocks too; any other exit code is a warning, never a block.
+- What the hook's exit code and output mean is ``hooks/output.py``'s to say.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from edgar.spawn import Confinement, child_env, kill_tree, read_bounded, spawn
 
 OUTPUT_LIMIT = 64 * 1024
+_BASH = shutil.which("bash")
 
 
 @dataclass(frozen=True)
@@ -36,12 +38,19 @@ class HookRun:
 
 
 async def run_hook(command: str, payload: dict[str, Any], root: Path, timeout: float,
-                   sandbox: Confinement | None = None) -> HookRun:
+                   sandbox: Confinement | None = None,
+                   args: tuple[str, ...] | None = None) -> HookRun:
+    """Run one hook: shell form (``/bin/sh -c command``), or exec form when ``args`` is given
+    (``command`` is the program, ``${CLAUDE_PROJECT_DIR}`` filled in as plain text, no shell)."""
     loop = asyncio.get_running_loop()
     start = loop.time()
     env = child_env({"CLAUDE_PROJECT_DIR": str(root), "EDGAR_PROJECT_DIR": str(root)})
+    if args is None:   # Claude Code runs a hook's command with bash ("shell" defaults to it)
+        argv = [_BASH or "/bin/sh", "-c", command]
+    else:
+        argv = [a.replace("${CLAUDE_PROJECT_DIR}", str(root)) for a in (command, *args)]
     try:
-        proc = await spawn(["/bin/sh", "-c", command], cwd=root, env=env, sandbox=sandbox)
+        proc = await spawn(argv, cwd=root, env=env, sandbox=sandbox)
     except OSError as exc:
         return HookRun(127, "", f"cannot start the hook: {exc.strerror or exc}", 0.0)
     data = json.dumps(payload, ensure_ascii=False, default=str).encode()
@@ -70,26 +79,3 @@ async def run_hook(command: str, payload: dict[str, Any], root: Path, timeout: f
         raise
     return HookRun(code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
                    loop.time() - start)
-
-
-def verdict(run: HookRun) -> tuple[bool, str]:
-    """(blocks, reason) per Claude Code's exit-code and JSON-output contract."""
-    if run.exit_code == 2:
-        return True, run.stderr.strip()
-    if run.exit_code != 0:
-        return False, ""
-    text = run.stdout.strip()
-    if not text.startswith("{"):
-        return False, ""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return False, ""
-    if not isinstance(data, dict):
-        return False, ""
-    if data.get("decision") == "block":
-        return True, str(data.get("reason") or "")
-    specific = data.get("hookSpecificOutput")
-    if isinstance(specific, dict) and specific.get("permissionDecision") == "deny":
-        return True, str(specific.get("permissionDecisionReason") or "")
-    return False, ""

@@ -21,14 +21,15 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, M
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from edgar.conversation import ToolSpec
-from edgar.events import ErrorKind, ErrorRecord
+from edgar.conversation import ToolResultBlock, ToolSpec
+from edgar.events import ErrorKind, ErrorRecord, ToolFinished, Where
 
 if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
     from edgar.tools.permissions import PermissionGate
 
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
+           "HookVerdict", "ToolGuard",
            "args_schema", "validation_text", "resolve", "resolve_for_write", "clip", "strip_env"]
 
 Access = Literal["read", "write", "shell", "task"]
@@ -96,11 +97,37 @@ class ChangeRecorder(Protocol):
     async def after_shell(self) -> None: ...
 
 
-class ToolGuard(Protocol):
-    """A decision point beside the permission check (user hooks, ADR-0044)."""
+@dataclass(frozen=True, slots=True)
+class HookVerdict:
+    """What the person's hooks said about one tool call (ADR-0044, ADR-0100).
 
-    async def before_tool(self, tool: str, args: dict[str, Any]) -> str | None:
-        """None to go on, else the reason the call is refused (the model sees it)."""
+    Invariant: every field comes from a program the person configured; ``refusal`` and
+    ``context`` reach the model only (in the tool result and beside it), ``stop`` and
+    ``reason`` the person only. Nothing here reaches the bus or learning.
+    """
+
+    refusal: str | None = None                        # the call is refused, and why
+    permission: Literal["allow", "ask"] | None = None  # PreToolUse: skip or force the question
+    reason: str = ""                                  # why allow/ask, for the person
+    args: dict[str, Any] | None = None                # updatedInput, in edgar's keys
+    context: tuple[str, ...] = ()                     # for the model, beside the result
+    stop: str | None = None                           # continue: false: the turn ends here
+
+
+class ToolGuard(Protocol):
+    """Decision points around a tool call (user hooks, ADR-0044/ADR-0100): before it, ahead
+    of the permission check, and after it ran."""
+
+    async def before_tool(self, call_id: str, tool: str, args: dict[str, Any],
+                          where: Where) -> HookVerdict:
+        """PreToolUse: refuse, allow or ask, rewrite the arguments, add context, or stop."""
+        ...
+
+    async def after_tool(self, call_id: str, tool: str, args: dict[str, Any],
+                         result: ToolResultBlock, finished: ToolFinished,
+                         where: Where) -> HookVerdict:
+        """PostToolUse / PostToolUseFailure: context for the model, or stop."""
+        ...
 
 
 @dataclass
@@ -120,6 +147,9 @@ class ToolContext:
     # how commands run (edgar/sandbox); None: the default confined policy for ``root``
     sandbox: "SessionSandbox | None" = None
     guard: ToolGuard | None = None
+    # what the hooks of this step's calls said for the model, given beside the results
+    notes: list[str] = field(default_factory=list)
+    stopped: str | None = None   # a hook's continue: false; the loop ends the turn
 
 
 class Tool:

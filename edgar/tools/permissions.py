@@ -7,6 +7,9 @@ Guarantees:
 - ``allow`` rules (config, a custom command's ``allowed-tools``, "always" answers) let a
   call run without asking in ``ask`` and ``auto-edit`` and in ``-p``; they never lift
   ``read-only``.
+- ``ask`` rules (Claude Code's ``permissions.ask``) and a PreToolUse hook's ``ask`` confirm
+  the call in every mode (``yes`` too), and refuse it where nobody can confirm; a hook's
+  ``allow`` runs it unasked, except where a deny or ask rule or ``read-only`` says otherwise.
 - ``ask`` confirms writes and shell; ``auto-edit`` confirms shell only; ``yes`` asks nothing.
   Reads and subagents never need confirmation. With no ``confirm`` callback (``edgar -p``)
   anything that needs a confirmation is refused, never silently allowed.
@@ -37,7 +40,7 @@ def allowing_mode(access: str) -> str:
 
 class PermissionGate:
     def __init__(self, mode: str, confirm: Confirm | None = None, *,
-                 allow: Iterable[Rule] = (), deny: Iterable[Rule] = (),
+                 allow: Iterable[Rule] = (), deny: Iterable[Rule] = (), ask: Iterable[Rule] = (),
                  root: Path | None = None, save: Callable[[str], str | None] | None = None):
         if mode not in MODES:
             raise ValueError(f"unknown permission mode {mode!r} (one of {', '.join(MODES)})")
@@ -46,6 +49,7 @@ class PermissionGate:
         self.always: set[str] = set()
         self.allow = list(allow)
         self.deny = list(deny)
+        self.ask = list(ask)             # Claude Code's permissions.ask: always confirm these
         self.extra: list[Rule] = []      # for the running turn only (a command's allowed-tools)
         self.root = root.resolve() if root is not None else None
         self.save = save                 # rule text -> None, or why it could not be saved
@@ -75,16 +79,30 @@ class PermissionGate:
             return None  # outside the project: no path rule ever allows it
 
     async def check(self, tool: str, access: str, summary: str,
-                    args: Mapping[str, Any] | None = None) -> str | None:
-        """None when allowed, else the reason it was refused (for the model)."""
+                    args: Mapping[str, Any] | None = None,
+                    hook: Literal["allow", "ask"] | None = None) -> str | None:
+        """None when allowed, else the reason it was refused (for the model).
+
+        ``hook`` is what a PreToolUse hook decided: ``allow`` skips the question (deny and
+        ask rules and ``read-only`` still hold), ``ask`` forces one in every mode, ``yes``
+        included, and is refused where nobody can answer (Claude Code's contract)."""
         subject = self.subject(tool, args)
         denied = first_match(self.deny, tool, subject, deny=True)
         if denied is not None:
             return f"{tool} is refused by the deny rule `{denied.text}`"
+        asked = first_match(self.ask, tool, subject, deny=True)
+        if hook == "ask" or asked is not None:
+            why = f"the ask rule `{asked.text}`" if asked is not None else "a PreToolUse hook"
+            if self.mode == "read-only" and self.needs(access) == "deny":
+                return (f"{tool} is not allowed in read-only mode (--permission-mode "
+                        f"{allowing_mode(access)} allows it)")
+            return await self._confirm_anyway(tool, summary, why)
         verdict = self.needs(access)
         if verdict == "allow" or tool in self.always:
             return None
         allows = allowing_mode(access)
+        if hook == "allow" and self.mode != "read-only":
+            return None
         if self.mode == "read-only":
             if tool == "shell" and subject is not None and read_only_command(subject):
                 return None
@@ -109,3 +127,12 @@ class PermissionGate:
                     self.save(offer)
             return None
         return None if answer == "yes" else f"the user declined this {tool} call"
+
+    async def _confirm_anyway(self, tool: str, summary: str, why: str) -> str | None:
+        """A question nothing may skip (an ask rule, a hook's ``ask``): asked every time,
+        and an "always" answer holds for this call only."""
+        if self.confirm is None:
+            return (f"{tool} needs confirmation ({why} asks for it) and nobody can confirm "
+                    "here, so it was not run")
+        answer = await self.confirm(tool, f"{summary}  [{why} asks]", None)
+        return None if answer in ("yes", "always") else f"the user declined this {tool} call"

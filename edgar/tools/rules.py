@@ -2,8 +2,9 @@
 
 Guarantees (pure functions, no I/O):
 - ``parse_rule`` accepts edgar's tool names and Claude Code's (``Bash(npm run test:*)``,
-  ``Edit(src/**)``, ``Read``, ``mcp__server__tool``) and rejects anything else with a
-  message saying what a rule looks like.
+  ``Edit(src/**)``, ``Read``, ``Agent``/``Task``, ``WebFetch``, ``TodoWrite``,
+  ``mcp__server__tool``, and ``mcp__server`` for every tool of one server) and rejects
+  anything else with a message saying what a rule looks like.
 - An allow rule never matches a shell command that chains, pipes, redirects or substitutes
   (``;`` ``&`` ``|`` ``>`` ``<`` backticks ``$(`` newlines): ``git status*`` does not allow
   ``git status; rm -rf ~``. A deny rule matches if the whole command or any piece of it does.
@@ -25,7 +26,11 @@ from typing import Iterable
 # Claude Code's tool names and edgar's; "edit" covers every tool that changes a file.
 ALIASES = {"bash": "shell", "shell": "shell", "edit": "edit", "multiedit": "edit",
            "notebookedit": "edit", "write": "write", "read": "read", "glob": "glob",
-           "grep": "grep", "task": "task", "ls": "glob"}
+           "grep": "grep", "task": "task", "agent": "task", "ls": "glob",
+           "webfetch": "web_fetch", "web_fetch": "web_fetch", "todowrite": "todo_write",
+           "todo_write": "todo_write"}
+# Claude Code's whole-server rule: ``mcp__time`` is every tool of the server ``time``
+SERVER_RULE = re.compile(r"^mcp__[A-Za-z0-9_.-]+?$")
 FAMILY = {"edit": ("edit", "write"), "write": ("write",)}
 _RULE = re.compile(r"^\s*([A-Za-z0-9_*?.-]+)\s*(?:\((.*)\))?\s*$", re.S)
 CHAINING = re.compile(r"[;&|<>`\n\r]|\$\(")
@@ -55,6 +60,8 @@ def parse_rule(text: str) -> Rule:
                         '"shell(git status*)", "edit(src/**)", "mcp__time__*"')
     name, pattern = match.group(1), match.group(2)
     tool = ALIASES.get(name.lower(), name)
+    if SERVER_RULE.match(tool) and "__" not in tool[len("mcp__"):] and pattern is None:
+        tool += "__*"
     if pattern is not None:
         pattern = pattern.strip()
         if tool == "shell" and pattern.endswith(":*"):  # Claude Code's prefix form

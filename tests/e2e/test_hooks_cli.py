@@ -25,17 +25,25 @@ def test_hook_output_is_never_learned(tmp_path):
         "[[hooks.PreToolUse]]\n"
         f"command = \"{py} {hook} block 'never use tabs, always use spaces'\"\n"
         "[[hooks.Stop]]\n"
-        f"command = \"{py} {hook} block 'remember to always write tests'\"\n")
+        f"command = \"{py} {hook} block-once 'remember to always write tests'\"\n")
     root = make_project(tmp_path / "p", {"a.txt": "x\n"})
     script = write_script(tmp_path / "s.jsonl", [
-        {"tool_calls": [{"name": "read", "input": {"path": "a.txt"}}]}, {"text": "ok"}])
-    env = edgar_env(home)
+        {"tool_calls": [{"name": "read", "input": {"path": "a.txt"}}]}, {"text": "ok"},
+        {"text": "tests written"}])
+    record = tmp_path / "requests.jsonl"
+    env = edgar_env(home, EDGAR_SCRIPTED_RECORD=str(record))
     out = run_edgar(["-p", "look at a.txt", "--model", f"scripted:{script}",
                      "--permission-mode", "yes"], root, env)
     assert out.returncode == 0, out.stderr
-    assert "hook Stop: remember to always write tests" in out.stderr   # a notice, for you
+    assert out.stdout.strip().endswith("tests written")   # the Stop hook made it go on
+    assert "refused read a.txt (a PreToolUse hook said no)" in out.stderr
     sent = json.loads((root / "hook-log.jsonl").read_text().splitlines()[0])
     assert sent["hook_event_name"] == "UserPromptSubmit" and sent["prompt"] == "look at a.txt"
+    requests = [json.loads(line) for line in record.read_text().splitlines()]
+    said = [json.dumps(r["messages"]) for r in requests]
+    assert "always answer in French" in said[0]               # context, with the prompt
+    assert "never use tabs, always use spaces" in said[1]     # the refusal, for the model
+    assert "remember to always write tests" in said[2]        # Stop hook feedback
     facts = run_edgar(["memory", "list", "--all"], root, env)
     assert facts.returncode == 0, facts.stderr
     for said in ("French", "tabs", "tests"):

@@ -76,9 +76,12 @@ def test_pre_tool_use_exit_2_refuses_the_call_with_the_hooks_stderr(project):
     [finished] = [e for e in events if isinstance(e, ToolFinished)]
     assert finished.error is not None and finished.error.kind == "denied"
     [seen] = log(project)
-    assert seen["hook_event_name"] == "PreToolUse" and seen["tool_name"] == "shell"
+    # Claude Code's vocabulary, whatever edgar calls the tool (ADR-0100)
+    assert seen["hook_event_name"] == "PreToolUse" and seen["tool_name"] == "Bash"
     assert seen["tool_input"] == {"command": "rm -rf keep"}
     assert seen["session_id"] == app.session.id and seen["cwd"] == str(project)
+    assert seen["permission_mode"] == "bypassPermissions" and seen["tool_use_id"]
+    assert Path(seen["transcript_path"]).is_file()
 
 
 @pytest.mark.parametrize("mode", ["json-block", "deny"])
@@ -90,12 +93,18 @@ def test_pre_tool_use_json_output_can_block(project, mode):
     assert (project / "keep").exists()
 
 
-def test_the_matcher_is_a_tool_name_glob(project):
+@pytest.mark.parametrize("matcher, fires", [
+    ("Bash", False), ("Read", True), ("read", True), ("Edit|Write", False), ("Write, Read", True),
+    ("Rea", False), ("^R", True), ("R.*", True), ("^Read$", True), ("mcp__.*", False),
+    ("", True), ("*", True)])
+def test_the_matcher_is_claude_codes_exact_list_or_regex(project, matcher, fires):
     app, _ = app_for(project, [{"tool_calls": [{"name": "read", "input": {"path": "a.txt"}}]},
                                {"text": "ok"}],
-                     {"PreToolUse": [hook("block", "no", matcher="sh*")]})
+                     {"PreToolUse": [hook("block", "no", matcher=matcher)]})
     run(app, "go")
-    assert "hello" in results(app)[0].content and log(project) == []
+    assert results(app)[0].is_error is fires
+    assert ("hello" in results(app)[0].content) is not fires
+    assert len(log(project)) == int(fires)
 
 
 def test_user_prompt_submit_exit_2_keeps_the_prompt_from_the_model(project):
@@ -108,7 +117,7 @@ def test_user_prompt_submit_exit_2_keeps_the_prompt_from_the_model(project):
     assert log(project)[0]["prompt"] == "my password is hunter2"
 
 
-def test_post_tool_use_stop_and_session_hooks_run_in_order_and_never_block(project):
+def test_post_tool_use_stop_and_session_hooks_run_in_order(project):
     hooks = {e: [hook("block" if e == "PostToolUse" else "record", "post says stop")]
              for e in ("SessionStart", "PostToolUse", "Stop", "SessionEnd")}
     app, events = app_for(project, [
@@ -120,10 +129,17 @@ def test_post_tool_use_stop_and_session_hooks_run_in_order_and_never_block(proje
     assert [s["hook_event_name"] for s in seen] == ["SessionStart", "PostToolUse", "Stop",
                                                     "SessionEnd"]
     post = seen[1]
-    assert post["tool_name"] == "write" and post["tool_input"]["path"] == "b.txt"
-    assert post["tool_response"] == {"success": True, "files": ["b.txt"], "error_kind": None}
-    assert seen[0]["source"] == "startup"
-    assert "hook PostToolUse: post says stop" in warnings(events)
+    assert post["tool_name"] == "Write"
+    assert post["tool_input"] == {"file_path": str(project / "b.txt"), "content": "new\n"}
+    response = post["tool_response"]
+    assert response["success"] is True and response["files"] == ["b.txt"]
+    assert response["filePath"] == str(project / "b.txt")
+    assert seen[0]["source"] == "startup" and seen[2]["stop_hook_active"] is False
+    assert seen[2]["last_assistant_message"] == "ok" and seen[3]["reason"] == "other"
+    # PostToolUse cannot undo the write: its exit-2 stderr goes to the model, beside the result
+    after = app.session.messages[2]
+    assert after.role == "user" and "PostToolUse hook feedback: post says stop" in after.text()
+    assert "post says stop" not in " ".join(warnings(events))
 
 
 @pytest.mark.timing   # asserts how long it took

@@ -83,3 +83,30 @@ def test_always_for_a_shell_command_saves_its_rule_not_all_shell(tmp_path):
     assert check(gate, "shell", "shell", {"command": "git status"}) is None     # not asked
     assert check(gate, "shell", "shell", {"command": "rm x"}) == "the user declined this shell call"
     assert saved == ["shell(git status*)"] and offers == ["shell(git status*)", "shell(rm *)"]
+
+
+def test_claude_codes_names_for_the_other_tools_and_whole_servers():
+    assert parse_rule("Agent").tool == parse_rule("Task").tool == "task"
+    assert parse_rule("WebFetch").tool == "web_fetch" and parse_rule("TodoWrite").tool == "todo_write"
+    server = [parse_rule("mcp__time")]          # Claude Code: every tool of the server
+    assert first_match(server, "mcp__time__get_current_time", None) is not None
+    assert first_match(server, "mcp__timer__x", None) is None
+    assert first_match(server, "mcp__time", None) is None
+    assert first_match([parse_rule("mcp__time__convert_time")], "mcp__time__get", None) is None
+
+
+def test_an_ask_rule_asks_in_yes_mode_and_is_refused_without_a_terminal(tmp_path):
+    asked = []
+
+    async def confirm(tool, summary, offer):
+        asked.append(offer)
+        return "always"
+    ask = parse_rules(["Bash(git push *)"])
+    silent = PermissionGate("yes", None, ask=ask, root=tmp_path)
+    refused = asyncio.run(silent.check("shell", "shell", "git push", {"command": "git push o"}))
+    assert refused and "ask rule `Bash(git push *)`" in refused and "nobody can confirm" in refused
+    gate = PermissionGate("yes", confirm, ask=ask, root=tmp_path)
+    for _ in range(2):   # "always" never turns an ask rule off
+        assert asyncio.run(gate.check("shell", "shell", "git push", {"command": "git push o"})) is None
+    assert asked == [None, None]
+    assert asyncio.run(gate.check("shell", "shell", "ls", {"command": "ls"})) is None

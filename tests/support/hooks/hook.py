@@ -8,6 +8,9 @@ deny        print hookSpecificOutput.permissionDecision = deny, exit 0
 hang        sleep an hour
 flood       print 10 MB on stdout and stderr, exit ARG
 exit        print "exiting ARG" on stderr, exit ARG
+block-once  like block while stop_hook_active is false; then exit 0
+print       print ARG on stdout (JSON or plain text), exit 0
+print-exit  print ARG3 on stdout, exit ARG (``hook.py print-exit 1 '{…}'``)
 """
 
 import json
@@ -20,7 +23,7 @@ with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "hook-log.jsonl"), "a")
     log.write(json.dumps(data) + "\n")
 mode = sys.argv[1]
 arg = sys.argv[2] if len(sys.argv) > 2 else ""
-if mode == "block":
+if mode == "block" or (mode == "block-once" and not data.get("stop_hook_active")):
     print(arg, file=sys.stderr)
     sys.exit(2)
 if mode == "json-block":
@@ -39,4 +42,10 @@ elif mode == "flood":
     sys.exit(int(arg))
 elif mode == "exit":
     print(f"exiting {arg}", file=sys.stderr)
+    sys.exit(int(arg))
+elif mode == "print":
+    print(arg)
+elif mode == "print-exit":
+    print(sys.argv[3])
+    print("said on stderr", file=sys.stderr)
     sys.exit(int(arg))
