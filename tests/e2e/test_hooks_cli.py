@@ -8,6 +8,8 @@ import shlex
 import sys
 import time
 
+import pytest
+
 from support.project import REPO, edgar_env, make_project, run_edgar, write_script
 
 HOOK = REPO / "tests" / "support" / "hooks" / "hook.py"
@@ -48,6 +50,7 @@ def test_hook_output_is_never_learned(tmp_path):
         assert said not in facts.stdout
 
 
+@pytest.mark.timing   # a pseudo-terminal: what appears, and when
 def test_slash_mcp_lists_servers_in_the_repl(tmp_path):
     from e2e.test_repl_pty import PROMPT, Terminal
 

@@ -133,6 +133,7 @@ def test_a_progress_bar_on_a_terminal(project, env, tree):
     assert b"3 file(s)" in proc.stdout.read()
 
 
+@pytest.mark.timing   # processes racing for one store
 def test_two_imports_at_once_end_like_one(project, env, tree, tmp_path):
     cmd = [sys.executable, "-m", "edgar", "import", "claude-code", str(tree)]
     procs = [subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.PIPE,
@@ -145,6 +146,7 @@ def test_two_imports_at_once_end_like_one(project, env, tree, tmp_path):
     assert state(project, env) == state(clean, env)
 
 
+@pytest.mark.timing   # kills an import mid-write
 def test_a_kill_mid_import_loses_nothing_and_adds_nothing_twice(env, tree, tmp_path):
     for i in range(150):                                # enough files to be killed among them
         shutil.copy(DATA / FASTHOOKS, tree / "-home-me-lib" / f"more-{i}.jsonl")

@@ -10,9 +10,12 @@ import time
 import tomllib
 
 import pyte
+import pytest
 
 from support.project import recorded
 from test_repl_pty import PROMPT, project, session_events, spawn  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.timing   # a pseudo-terminal: what appears, and when
 
 
 class Screen:

@@ -23,6 +23,8 @@ import pytest
 from support.processes import alive, gone, sleeper
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
+pytestmark = pytest.mark.timing   # a pseudo-terminal: what appears, and when
+
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]"
                   r"|\x1b[=>78DEHM]|[\r\x07\x08]")
 TIMEOUT = 20.0

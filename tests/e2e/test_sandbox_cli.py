@@ -53,6 +53,7 @@ def test_doctor_names_the_layers(tmp_path):
         assert "+ pid namespace" in done.stdout and "+ network namespace" in done.stdout
 
 
+@pytest.mark.timing   # asserts how long it took
 def test_a_command_that_leaves_a_child_holding_its_output_finishes_cleanly(tmp_path):
     import time
 

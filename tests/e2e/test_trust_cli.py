@@ -8,6 +8,7 @@ import sys
 import time
 
 import ptyprocess
+import pytest
 from support.project import edgar_env, make_project, run_edgar, write_script
 
 
@@ -56,6 +57,7 @@ def test_p_ignores_untrusted_keys_until_edgar_trust(tmp_path):
     assert "not trusted" in run_edgar(["trust", "--show"], cwd=project, env=env).stdout
 
 
+@pytest.mark.timing   # a pseudo-terminal: what appears, and when
 def test_the_repl_asks_once_and_trusts_on_yes(tmp_path):
     project, script, marker, env = hostile(tmp_path)
     proc = ptyprocess.PtyProcess.spawn([sys.executable, "-m", "edgar", "--model",

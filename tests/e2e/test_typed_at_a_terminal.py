@@ -162,6 +162,7 @@ def test_the_repl_refuses_to_read_a_pipe_even_when_stdout_is_a_terminal(project,
 
 
 @needs_learning
+@pytest.mark.timing   # a pseudo-terminal: what appears, and when
 def test_a_positional_prompt_starts_the_repl_as_its_first_typed_line(project, tmp_path):
     from test_repl_pty import PROMPT, Terminal
 
@@ -222,6 +223,7 @@ def test_p_says_what_it_learned_and_the_source_names_the_real_turn(project, env,
 
 
 @needs_learning
+@pytest.mark.timing   # a pseudo-terminal: what appears, and when
 def test_the_repl_prints_one_dim_line_for_a_learned_fact_and_forget_works(project, tmp_path):
     from test_repl_pty import PROMPT, Terminal
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 
+import pytest
+
 from edgar.storage.db import DB
+
+pytestmark = pytest.mark.timing   # processes racing for one database
 
 PROCESSES = 8
 TRIALS = 30   # 240 openings of a fresh file: before the retry, ~1 % of them failed

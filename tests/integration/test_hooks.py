@@ -142,6 +142,7 @@ def test_post_tool_use_stop_and_session_hooks_run_in_order(project):
     assert "post says stop" not in " ".join(warnings(events))
 
 
+@pytest.mark.timing   # asserts how long it took
 def test_a_hook_that_hangs_is_killed_at_its_timeout_and_the_call_goes_on(project):
     app, events = app_for(project, [{"tool_calls": [{"name": "read", "input": {"path": "a.txt"}}]},
                                     {"text": "ok"}],

@@ -23,6 +23,8 @@ pytest.importorskip("edgar.learning")
 from edgar.learning.history import History, is_whole  # noqa: E402
 from support.project import edgar_env, make_project, run_edgar, write_script  # noqa: E402
 
+pytestmark = pytest.mark.timing   # processes racing for one project
+
 TURNS = int(os.environ.get("EDGAR_LEARNING_TURNS", 250))
 WORKERS = 4
 CLI_RUNS = 2

@@ -28,6 +28,8 @@ pytest.importorskip("edgar.learning")
 from edgar.learning.history import is_whole  # noqa: E402
 from support.project import edgar_env, make_project, run_edgar, write_script  # noqa: E402
 
+pytestmark = pytest.mark.timing   # kills edgar at random points mid-write
+
 KILLS = int(os.environ.get("EDGAR_KILLS", 120))
 CLI_KILLS = 4
 

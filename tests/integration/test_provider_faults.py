@@ -85,6 +85,7 @@ def test_x_should_retry_true_retries_an_unlisted_status(server, make, collect):
 
 @pytest.mark.parametrize("header,value,wait", [("retry-after-ms", "300", 0.3),
                                                ("retry-after", "1", 1.0)])
+@pytest.mark.timing   # asserts how long it took
 def test_retry_after_headers_are_honoured(server, make, collect, header, value, wait):
     server.openai(Reply(status=429, json={}, headers={header: value}), stream("openai_text"))
     started = time.monotonic()
@@ -145,6 +146,7 @@ def test_midstream_error_event_before_text_is_retried(server, make, collect):
     assert len(server.requests) == 2
 
 
+@pytest.mark.timing   # asserts how long it took
 def test_read_timeout_mid_stream_keeps_partial_text(server, make, collect):
     server.anthropic(stream("anthropic_text", stall_after=5, stall=6.0))
     started = time.monotonic()

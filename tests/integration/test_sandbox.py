@@ -157,14 +157,14 @@ HUNTER = textwrap.dedent("""
 """)
 
 
-def hunt(project, mode: str, harden: bool, user=None) -> str:
+def hunt(project, mode: str, harden: bool, user=None, src: Path = REPO) -> str:
     root, home, _ = project
     kw = {}
     python = sys.executable
     if user is not None:
         python, kw = user.python, as_user(user)
     env = {"PATH": os.environ["PATH"], "SECRET_TOKEN": "CANARY_VALUE_77"}
-    done = subprocess.run([python, "-c", HUNTER, str(REPO), mode, "1" if harden else "0",
+    done = subprocess.run([python, "-c", HUNTER, str(src), mode, "1" if harden else "0",
                            str(root), str(home)], env=env, capture_output=True, text=True,
                           timeout=60, **kw)
     assert done.returncode == 0, done.stderr
@@ -188,20 +188,25 @@ def test_an_ordinary_users_commands_cannot_read_edgars_environment(tmp_path):
         root, home, outside = base / "proj", base / "home", base / "outside"
         for path in (root / ".git", root / ".edgar", home, outside):
             path.mkdir(parents=True)
+        # the checkout may sit in a directory only its owner can enter (a clone under /root):
+        # the user runs a copy of the package, in a place it can read
+        src = base / "src"
+        shutil.copytree(REPO / "edgar", src / "edgar", ignore=shutil.ignore_patterns("__pycache__"))
         for path in (base, *base.rglob("*")):
             os.chown(path, user.uid, user.gid)
         project = (root, home, outside)
         # unconfined but with edgar non-dumpable: refused; without it: read (the control)
-        assert hunt(project, "off", harden=True, user=user).split()[0] == "0"
-        assert hunt(project, "off", harden=False, user=user).split()[0] == "1"
+        assert hunt(project, "off", harden=True, user=user, src=src).split()[0] == "0"
+        assert hunt(project, "off", harden=False, user=user, src=src).split()[0] == "1"
         if CAPS.namespaces is not None:
-            counts = hunt(project, "workspace-write", harden=False, user=user).split()
+            counts = hunt(project, "workspace-write", harden=False, user=user, src=src).split()
             assert counts and all(c == "0" for c in counts)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
 
 @needs_ns
+@pytest.mark.timing   # asserts how long it took
 def test_no_network_a_loopback_listener_is_not_reached(project):
     root, home, _ = project
     with socket.socket() as listener:
@@ -222,6 +227,7 @@ def test_no_network_a_loopback_listener_is_not_reached(project):
 
 
 @needs_ns
+@pytest.mark.timing   # asserts how long it took
 def test_setsid_children_die_with_the_command(project):
     root, home, _ = project
     started = time.monotonic()
@@ -232,6 +238,7 @@ def test_setsid_children_die_with_the_command(project):
 
 
 @needs_ns
+@pytest.mark.timing   # a timeout
 def test_timeout_kills_every_descendant(project):
     root, home, _ = project
     done = sh(project_only(root, home), root, f"setsid {S319} & echo begun; {S300}",
@@ -240,6 +247,7 @@ def test_timeout_kills_every_descendant(project):
     assert alive(S319) == [] and alive(S300) == []
 
 
+@pytest.mark.timing   # asserts how long it took
 def test_output_comes_back_when_a_child_keeps_the_pipe_even_unconfined(project):
     root, home, _ = project
     box = Sandbox(Policy.for_project(root, mode="off", user_dir=home))

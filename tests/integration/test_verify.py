@@ -109,6 +109,7 @@ def test_no_verify_skips_it(project):
     assert not any(isinstance(e, VerifyFinished) for e in events) and len(requests) == 2
 
 
+@pytest.mark.timing   # asserts how long it took
 def test_a_hanging_check_is_killed_at_its_timeout(project, tmp_path):
     started = time.monotonic()
     result, events, requests = run(project, [

@@ -179,6 +179,7 @@ def test_a_config_error_is_one_line_and_exit_2(project, capsys):
     assert code == 2 and err.startswith("edgar: ") and "histroy" in err
 
 
+@pytest.mark.timing   # a pseudo-terminal: what appears, and when
 def test_review_on_a_real_terminal(project, tmp_path):
     pexpect = pytest.importorskip("pexpect")
     import sys

@@ -106,6 +106,7 @@ def test_shell_exit_code_program_and_output_only_in_the_block(ctx):
     assert finished.error.kind == "not_found" and finished.error.program is None  # unvouched
 
 
+@pytest.mark.timing   # asserts how long it took
 def test_shell_timeout_kills_the_whole_process_group(ctx):
     marker = ctx.root / "child-alive"
     command = f"(sleep 3; touch {marker}) & sleep 30"
