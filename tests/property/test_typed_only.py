@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 pytest.importorskip("edgar.learning")
 
@@ -102,11 +102,27 @@ def project(tmp_path_factory):
         yield root, state, memory, redact
 
 
-# derandomize: the same sessions every run, so the guard below is a fact about the generator,
-# not luck (a random draw once produced no third session for any error key).
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+def _both_doors(session_id: str) -> tuple[str, list[ev.Event]]:
+    """One session that types a rule and fails the same familiar way: three of them (the
+    explicit examples below) take the error key to REPEATS sessions, so both doors open on
+    every run, whatever the random draws are."""
+    where = {"session_id": session_id, "turn_id": "t1", "depth": 0}
+    return session_id, [
+        ev.PromptTyped(text="always run pytest -q before committing", queued=False, **where),
+        ev.ToolFinished(call_id="c1", tool="shell", ok=False, files=(), duration=0.1,
+                        error=ev.ErrorRecord("shell", "exit_nonzero", 1, "pytest"), **where),
+    ]
+
+
+# The explicit examples guarantee the guard below; the draws stay random (fresh ones each run
+# without CI), so the property keeps looking for a counterexample instead of replaying one set.
+@settings(max_examples=EXAMPLES, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@example(session=_both_doors("s0"))
+@example(session=_both_doors("s1"))
+@example(session=_both_doors("s2"))
 @given(session=sessions)
+@pytest.mark.xdist_group("typed_only")
 def test_only_typed_lines_and_templates_become_facts(project, session):
     root, state, memory, redact = project
     session_id, stream = session
@@ -138,6 +154,7 @@ def _in_session(event: ev.Event, session_id: str) -> ev.Event:
     return dataclasses.replace(event, session_id=session_id)
 
 
+@pytest.mark.xdist_group("typed_only")
 def test_the_run_above_exercised_both_doors(project):
     # Guards the generator: a property that never produced a fact would prove nothing.
     _, _, memory, _ = project
