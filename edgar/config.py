@@ -212,6 +212,7 @@ class Settings(_Section):
     model: str = "sonnet"   # an alias: the current Sonnet of edgar/providers/models.json
     permission_mode: PermissionMode = "ask"
     max_steps: int = Field(50, gt=0, le=10_000)   # model calls of the loop in one turn
+    append_system_prompt: str | None = Field(None, max_length=MILLION)  # the person's words, last
     providers: dict[str, ProviderSettings] = Field(default_factory=dict)
     tools: ToolsSettings = Field(default_factory=ToolsSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)

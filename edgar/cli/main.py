@@ -46,10 +46,27 @@ def _parser() -> argparse.ArgumentParser:
     from edgar.tools.modes import MODES
 
     p.add_argument("--permission-mode", choices=MODES)
-    p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
+    p.add_argument("--output-format", choices=("text", "json", "stream-json", "edgar-events"),
+                   default="text", help="-p output: text; json (one result object); "
+                   "stream-json (Claude Code's stream: system, assistant, user, result lines); "
+                   "edgar-events (every edgar event as a JSON line)")
+    p.add_argument("--input-format", choices=("text", "stream-json"), default="text",
+                   help="stream-json: read Claude Code's user-message lines from stdin, one "
+                   "turn each (with --output-format stream-json)")
+    p.add_argument("--allowedTools", "--allowed-tools", dest="allowed_tools", action="append",
+                   nargs="+", metavar="RULE", help="permission rules that run without asking, "
+                   "e.g. \"Bash(git log:*)\" Read (space- or comma-separated)")
+    p.add_argument("--disallowedTools", "--disallowed-tools", dest="disallowed_tools",
+                   action="append", nargs="+", metavar="RULE",
+                   help="permission rules that are always refused, e.g. \"Bash(rm:*)\" Write")
+    p.add_argument("--append-system-prompt", metavar="TEXT",
+                   help="add TEXT at the end of the system prompt")
+    p.add_argument("--verbose", action="store_true",
+                   help="-p: show each tool call on stderr, with or without a terminal")
     p.add_argument("--max-steps", type=int, metavar="N",
                    help="most model calls (steps) one turn may make (max_steps in config)")
-    p.add_argument("--max-turns", type=int, help=argparse.SUPPRESS)  # deprecated: --max-steps
+    p.add_argument("--max-turns", type=int, metavar="N",
+                   help="Claude Code's name of --max-steps (deprecated here)")
     p.add_argument("--no-history", action="store_true", help="do not append to history.md")
     p.add_argument("--no-verify", action="store_true", help="skip the verify command")
     p.add_argument("-c", "--continue", dest="cont", action="store_true",

@@ -7,10 +7,16 @@ Guarantees:
   travel as ``Attached`` and never become a ``PromptTyped``.
 - Exit codes: 0 ok, 1 turn error, 2 usage or config error, 130 cancelled.
 - ``--output-format``: ``text`` streams the answer, each step's text apart from the last by
-  a blank line; ``json`` prints one summary object (Claude Code's ``type``, ``subtype``,
-  ``is_error``, ``total_cost_usd``, ``permission_denials`` beside edgar's own fields; token
-  counts and cost are ``null`` when the provider reported no usage); ``stream-json`` prints
-  every bus event as one JSON line as it happens.
+  a blank line; ``json`` prints one summary object (Claude Code's ``result`` fields,
+  ``cli/claude_stream.py``, beside edgar's own; edgar's token counts and cost are ``null``
+  when the provider reported no usage); ``stream-json`` prints Claude Code's stream
+  (``system``/``init``, ``assistant``, ``user``, ``result`` lines, ``cli/claude_stream.py``);
+  ``edgar-events`` prints every bus event as one JSON line as it happens.
+- ``--input-format stream-json`` (``run_stream_input``): each user line on stdin is one turn
+  with one ``result`` line; its text is not typed (it came through a pipe): it travels as
+  ``Attached`` and is never learned. A bad line is one ``edgar: stdin line N: …`` on stderr
+  and exit 2 after the turns before it.
+- Warnings (config problems, a server that failed) reach stderr in every format.
 - A tool call refused because nobody can confirm it is said on stderr, with the mode and the
   flag that allows it, in every format.
 - Notices start on a line of their own, never in the middle of the answer.
@@ -22,7 +28,7 @@ import asyncio
 import json
 import signal
 import sys
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, AsyncIterator
 
 from edgar.events import (
     Attached, ErrorRecord, Event, FactLearned, ModelResponded, Notice, PromptTyped, TextDelta, ToolFinished,
@@ -30,6 +36,7 @@ from edgar.events import (
 )
 
 if TYPE_CHECKING:
+    from edgar.cli.claude_stream import ClaudeStream
     from edgar.conversation import Attachment
     from edgar.core.loop import Expand
 
@@ -54,6 +61,8 @@ class _Printer:
         self.denials: list[dict[str, object]] = []
         self.tail = ""            # the last two characters of the answer printed so far
         self.step_done = False    # a model response ended since the last text
+        self.tool_seconds = 0.0   # depth-0 tool time (json's duration_api_ms)
+        self.verbose = False      # --verbose: tool calls on stderr without a terminal too
 
     def _refused(self, event: ToolFinished) -> None:
         from edgar.tools.permissions import allowing_mode
@@ -94,6 +103,8 @@ class _Printer:
             self.ended_with_newline = text.endswith("\n")
 
     def __call__(self, event: Event) -> None:
+        if isinstance(event, ToolFinished) and event.depth == 0:
+            self.tool_seconds += event.duration
         match event:
             case FactLearned():
                 self.learned.append(event)
@@ -103,19 +114,22 @@ class _Printer:
                 self.step_done = True
             case ToolFinished(depth=0, error=ErrorRecord(kind="denied")) if self.fmt != "quiet":
                 self._refused(event)
-        if self.fmt == "stream-json":
+        if self.fmt == "edgar-events":
             self.out.write(json.dumps(to_dict(event), default=str) + "\n")
             self.out.flush()
         elif self.fmt == "text":
             self._show(event)
+        elif self.fmt != "quiet" and isinstance(event, Notice) and event.depth == 0 \
+                and event.level == "warning":
+            self.err.write(f"edgar: {event.message}\n")
 
     def _show(self, event: Event) -> None:
         match event:
             case TextDelta(depth=0):
                 self._text(event.text)
-            case ToolProposed() if self.err_tty:
+            case ToolProposed() if self.err_tty or self.verbose:
                 self.err.write(f"· {event.tool}\n")
-            case ToolFinished(error=ErrorRecord(kind=kind)) if self.err_tty:
+            case ToolFinished(error=ErrorRecord(kind=kind)) if self.err_tty or self.verbose:
                 self.err.write(f"  ✗ {event.tool}: {kind}\n")
             case Notice(depth=0):
                 self.own_line()
@@ -128,15 +142,75 @@ class _Printer:
 
 async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None = None,
                      fmt: str = "text", out: IO[str] = sys.stdout,
-                     err: IO[str] = sys.stderr, expand: Expand | None = None) -> int:
-    """Run one turn for what was typed (``prompt``; None: nothing was) and the attachments."""
+                     err: IO[str] = sys.stderr, expand: Expand | None = None,
+                     stream: ClaudeStream | None = None, verbose: bool = False,
+                     turns: AsyncIterator[str] | None = None) -> int:
+    """Run one turn for what was typed (``prompt``; None: nothing was) and the attachments.
+
+    ``stream`` is the stream-json writer ``build`` was given as its ``echo`` (needed for
+    ``fmt="stream-json"``); ``turns``: the lines of ``--input-format stream-json``, one
+    turn each after the prompt's (if any)."""
+    access = {name: tool.access for name, tool in app.session.tools.items()}
+    printer = _Printer(fmt, out, err, app.session.gate.mode, access)
+    printer.verbose = verbose
+    if fmt != "quiet":  # "quiet": the caller renders the session itself (edgar demo)
+        app.observe(printer)
+    if fmt == "stream-json":
+        if stream is None:
+            raise UsageError("stream-json needs its writer (a ClaudeStream given to build)")
+        app.observe(stream.on_event)
+        await app.session.ready()   # MCP servers started: their tools are in the init line
+        _init(app, stream)
+    if turns is None:
+        return await _one_turn(app, printer, prompt, attached, fmt, out, err, expand, stream)
+    code = EXIT_OK
+    if prompt is not None or attached:
+        code = await _one_turn(app, printer, prompt, attached, fmt, out, err, expand, stream)
+    number = 0
+    async for line in turns:
+        number += 1
+        if code == EXIT_CANCELLED:
+            break
+        if not line.strip():
+            continue
+        from edgar.cli.claude_stream import StreamInputError, user_text
+
+        try:
+            text = user_text(line)
+        except StreamInputError as exc:
+            err.write(f"edgar: stdin line {number}: {exc}\n")
+            return EXIT_USAGE
+        # through a pipe, not typed: an attachment (never learned), sent as the prompt's text
+        app.bus.publish(Attached(bodies=(text,), sources=("stdin",), session_id=app.session.id))
+        code = max(code, await _one_turn(app, printer, None, [], fmt, out, err, None, stream,
+                                         text=text))
+    return code
+
+
+def _init(app, stream: ClaudeStream) -> None:
+    import os
+
+    from edgar.cli.custom_commands import discover
+    from edgar.config import user_dir
+    from edgar.tools.vocabulary import claude_name, permission_mode
+
+    session = app.session
+    servers = [{"name": name, "status": "connected" if state == "connected" else "failed"
+                if state in ("failed", "exited") else state}
+               for name, _, state, _, _ in (app.mcp.rows() if app.mcp is not None else [])]
+    commands, _ = discover(app.root, user_dir())
+    stream.init(session_id=session.id, cwd=os.getcwd(), root=str(app.root),
+                model=session.provider.model,
+                tools=[claude_name(name) for name in session.tools], servers=servers,
+                mode=permission_mode(session.gate.mode), commands=sorted(commands))
+
+
+async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: str,
+                    out: IO[str], err: IO[str], expand: Expand | None,
+                    stream: ClaudeStream | None, text: str | None = None) -> int:
     from edgar.core.loop import run_turn
     from edgar.core.session import new_id
 
-    access = {name: tool.access for name, tool in app.session.tools.items()}
-    printer = _Printer(fmt, out, err, app.session.gate.mode, access)
-    if fmt != "quiet":  # "quiet": the caller renders the session itself (edgar demo)
-        app.observe(printer)
     session = app.session
     attached = attached or []
     task = asyncio.current_task()
@@ -180,7 +254,8 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
         app.bus.publish(Attached(bodies=bodies, sources=sources, session_id=session.id,
                                  turn_id=turn_id))
     try:
-        result = await run_turn(session, prompt or "", attached, turn_id=turn_id, expand=expand)
+        result = await run_turn(session, text if text is not None else prompt or "", attached,
+                                turn_id=turn_id, expand=expand)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
@@ -192,28 +267,26 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
         printer.ended_with_newline = True
     if fmt == "text" and not printer.ended_with_newline:
         out.write("\n")
+    if stream is not None and fmt == "stream-json":
+        stream.result(result, printer.denials)
+        printer.denials = []
     if fmt == "json":
+        from edgar.cli.claude_stream import result_fields
+
         known = result.usage.reported
-        is_error = result.outcome != "ok"
-        subtype = ("success" if not is_error else "error_max_turns"
-                   if result.error is not None and result.error.kind == "max_turns"
-                   else "error_during_execution")
         out.write(json.dumps({
-            "type": "result",
-            "subtype": subtype,
-            "is_error": is_error,
-            "result": result.text,
-            "session_id": session.id,
+            **result_fields(result, session.id, printer.denials, printer.tool_seconds),
             "outcome": result.outcome,
             "usage": {"input_tokens": result.usage.input_tokens if known else None,
                       "output_tokens": result.usage.output_tokens if known else None,
                       "cache_write_tokens": result.usage.cache_write_tokens if known else None,
-                      "cache_read_tokens": result.usage.cache_read_tokens if known else None},
+                      "cache_read_tokens": result.usage.cache_read_tokens if known else None,
+                      "cache_creation_input_tokens":
+                          result.usage.cache_write_tokens if known else None,
+                      "cache_read_input_tokens":
+                          result.usage.cache_read_tokens if known else None},
             "total_cost_usd": result.cost,
             "cost_usd": result.cost,
-            "permission_denials": printer.denials,
-            "duration_ms": round(result.duration * 1000),
-            "num_turns": result.loop_steps,   # Claude Code's meaning: agentic round trips
             "num_steps": result.steps,        # every model call, compaction's too (ADR-0058)
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
             "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,

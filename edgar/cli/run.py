@@ -37,7 +37,25 @@ def settings_for(args: argparse.Namespace, root: Path):
 
     return load(root, overrides={"model": args.model, "permission_mode": args.permission_mode,
                                  "max_steps": args.max_steps,
-                                 "max_turns": args.max_turns})   # deprecated (ADR-0058)
+                                 "max_turns": args.max_turns,    # deprecated (ADR-0058)
+                                 "append_system_prompt": args.append_system_prompt})
+
+
+def flag_rules(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """``--allowedTools`` and ``--disallowedTools`` as rule texts, each checked."""
+    from edgar.cli.claude_stream import tool_list
+    from edgar.tools.rules import RuleError, parse_rule
+
+    found: tuple[list[str], list[str]] = ([], [])
+    for flag, given, into in (("--allowedTools", args.allowed_tools, found[0]),
+                              ("--disallowedTools", args.disallowed_tools, found[1])):
+        for text in tool_list(v for group in given or [] for v in group):
+            try:
+                parse_rule(text)
+            except RuleError as exc:
+                raise UsageError(f"{flag}: {exc}") from None
+            into.append(text)
+    return found
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,17 +77,24 @@ def run(args: argparse.Namespace) -> int:
 
         if at_start(root, interactive=args.prompt is None and terminal):
             settings = settings_for(args, root)  # trusted just now: the held keys apply
+        rules = flag_rules(args)
+        if args.input_format == "stream-json":
+            if args.output_format != "stream-json":
+                raise UsageError("--input-format stream-json needs --output-format stream-json")
+            if args.prompt is None and terminal:
+                raise UsageError("--input-format stream-json reads stdin: use it with -p and "
+                                 "pipe the user-message lines in")
         if args.prompt is not None or not terminal:
             prompt = typed(args.prompt) if args.prompt else first
             attached: list[Attachment] = []
-            stdin = read_stdin(sys.stdin)
+            stdin = read_stdin(sys.stdin) if args.input_format != "stream-json" else ""
             if stdin:
                 attached.append(("stdin", stdin))
             if prompt is not None and not prompt.strip() and not attached:
                 # a blank prompt would be a blank text block, which the API rejects
                 raise UsageError("the prompt is empty (only whitespace): say what to do, "
                                  "e.g. edgar -p \"explain this repository\"")
-            if prompt is None and not attached:
+            if prompt is None and not attached and args.input_format != "stream-json":
                 raise UsageError("nothing to run: give a prompt (edgar -p PROMPT) or pipe "
                                  "something into edgar")
             if prompt is not None:
@@ -77,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                 attached.extend(attachments(prompt, Path.cwd(), root, notes))
                 for note in notes:
                     print(f"edgar: {note}", file=sys.stderr)
-            return _oneshot(args, root, settings, prompt, attached, resumed)
+            return _oneshot(args, root, settings, prompt, attached, resumed, rules)
         from edgar.cli.repl import run_repl
 
         return run_repl(args, root, settings, resumed, first=first)
@@ -131,20 +156,39 @@ def _resume(args, root: Path):
     return path.stem, loaded.messages
 
 
-def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) -> int:
+def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed,
+             rules: tuple[list[str], list[str]]) -> int:
     from edgar.cli.setup import build
 
+    stream = None
+    if args.output_format == "stream-json":
+        from edgar.cli.claude_stream import ClaudeStream
+
+        stream = ClaudeStream(sys.stdout)
     session_id, history = resumed if resumed else (None, None)
     app = build(root, settings, session_id=session_id, history=history,
-                no_history=args.no_history, no_verify=args.no_verify)
+                no_history=args.no_history, no_verify=args.no_verify, echo=stream,
+                flag_rules=rules)
     try:
         if prompt is not None and prompt.startswith("!") and not attached:
             return asyncio.run(app.running(_bang(app, prompt[1:].strip())))
         expand = command_expansion(app, prompt or "")
+        turns = _stdin_lines() if args.input_format == "stream-json" else None
         return asyncio.run(app.running(run_prompt(app, prompt, attached, args.output_format,
-                                                  expand=expand)))
+                                                  expand=expand, stream=stream,
+                                                  verbose=args.verbose, turns=turns)))
     finally:
         app.close()
+
+
+async def _stdin_lines():
+    """stdin's lines as they come, read off the loop (servers and hooks go on meanwhile)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        yield line
 
 
 async def _bang(app, command: str) -> int:

@@ -32,7 +32,7 @@ from edgar.core.compaction import Compactor
 from edgar.core.instructions import NestedInstructions
 from edgar.core.project import Project
 from edgar.core.reminders import PromptState
-from edgar.core.session import Planner, Session, new_id
+from edgar.core.session import MessageSink, Planner, Session, new_id
 from edgar.core.sessionlog import SessionLog, sessions_dir
 from edgar.cli.sandboxes import Sandboxes
 from edgar.core.turn import AfterStop, SkillSource
@@ -135,10 +135,12 @@ def open_project(root: Path, settings: Settings) -> Project:
     return Project(root=root, settings=settings, redact=redact)
 
 
-def permission_gate(root: Path, settings: Settings, bus: Bus,
-                    confirm: Confirm | None) -> PermissionGate:
-    """The mode plus ``[permissions]`` rules; an "always" rule is saved to the user config."""
+def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm | None,
+                    flag_rules: tuple[list[str], list[str]] = ([], [])) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules and ``--allowedTools``/``--disallowedTools``
+    (``flag_rules``, already checked); an "always" rule is saved to the user config."""
     from edgar.tools.permission_config import load_rules, save_allow_rule
+    from edgar.tools.rules import parse_rules
 
     user_config = user_dir() / "config.toml"
     from edgar.sandbox.trust import trusted
@@ -154,8 +156,26 @@ def permission_gate(root: Path, settings: Settings, bus: Bus,
                            message=problem or f"saved allow rule `{rule}` to {user_config}"))
         return problem
 
-    return PermissionGate(settings.permission_mode, confirm, allow=rules.allow,
-                          deny=rules.deny, root=root, save=save)
+    return PermissionGate(settings.permission_mode, confirm,
+                          allow=[*rules.allow, *parse_rules(flag_rules[0])],
+                          deny=[*rules.deny, *parse_rules(flag_rules[1])], root=root, save=save)
+
+
+class _Both:
+    """Two message sinks as one (the hooks' transcript and ``-p``'s stream-json)."""
+
+    def __init__(self, *sinks: MessageSink):
+        self.sinks = sinks
+
+    def message(self, message: Message) -> None:
+        for sink in self.sinks:
+            sink.message(message)
+
+
+def _both(first: MessageSink | None, second: MessageSink | None) -> MessageSink | None:
+    if first is None or second is None:
+        return first or second
+    return _Both(first, second)
 
 
 def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
@@ -163,7 +183,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           no_history: bool = False, no_verify: bool = False,
           learning: bool = True,
           on_output: Callable[[str, str], None] | None = None,
-          planner: Planner | None = None) -> App:
+          planner: Planner | None = None, echo: MessageSink | None = None,
+          flag_rules: tuple[list[str], list[str]] = ([], [])) -> App:
     project = open_project(root, settings)
     state = project.ensure_state()
     sid = session_id or new_id()
@@ -206,7 +227,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
                        transcript_file, problems)
     gate = permission_gate(root, settings, bus, hooks.notifying(confirm)
-                           if hooks is not None and confirm is not None else confirm)
+                           if hooks is not None and confirm is not None else confirm, flag_rules)
     transcript = None
     if hooks is not None:   # what a hook's transcript_path names, kept current
         from edgar.hooks.transcript import Transcript
@@ -226,7 +247,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                       before_step=[compactor], after_stop=after_stop, sandbox=sandbox,
                       prompt=prompt, nested=nested, checkpoints=checkpoints,
                       display_output=on_output,   # a running command's output, as it comes
-                      guard=hooks, waits=waits, transcript=transcript, planner=planner)
+                      guard=hooks, waits=waits, transcript=_both(transcript, echo),
+                      planner=planner)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)

@@ -127,7 +127,8 @@ class Compactor:
                 or DEFAULT_WINDOW)
 
     def _chars(self, session: Session, skills: list[tuple[str, str]]) -> int:
-        system = system_prompt(session.root, session.facts(), skills)
+        system = system_prompt(session.root, session.facts(), skills,
+                               append=session.settings.append_system_prompt)
         return request_chars(system, session.messages, [t.spec() for t in session.tools.values()])
 
     def tokens(self, session: Session, skills: list[tuple[str, str]] | None = None) -> int:

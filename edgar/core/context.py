@@ -47,7 +47,8 @@ def _system_name() -> str:
 
 def system_prompt(root: Path, facts: Iterable[str | FactLike] = (),
                   skills: Iterable[tuple[str, str]] = (),
-                  today: datetime.date | None = None) -> str:
+                  today: datetime.date | None = None, append: str | None = None) -> str:
+    """``append``: the person's own words for the end (``--append-system-prompt``)."""
     day = (today or datetime.date.today()).isoformat()
     sections = [BASE, f"Project root: {root}\nPlatform: {_system_name()}\nToday: {day}"]
     instructions = project_instructions(root)
@@ -67,4 +68,6 @@ def system_prompt(root: Path, facts: Iterable[str | FactLike] = (),
                         "\n".join(f"- {f}" for f in noticed))
     for name, body in skills:
         sections.append(f'<skill name="{name}">\n{body.strip()}\n</skill>')
+    if append and append.strip():
+        sections.append(append.strip())
     return "\n\n".join(sections)

@@ -71,7 +71,8 @@ def system(session: Session, today: datetime.date | None = None) -> str:
     if state.text is None:
         day = today or _today()
         facts = session.facts()
-        state.text = system_prompt(session.root, facts, (), today=day)
+        state.text = system_prompt(session.root, facts, (), today=day,
+                                   append=session.settings.append_system_prompt)
         state.facts, state.day = {_text(f) for f in facts}, day.isoformat()
         if session.log is not None:   # what -c/-r continue from
             session.log.mark("system", **state.to_json())

@@ -29,7 +29,8 @@ from edgar.core.sessionlog import scrub
 from edgar.tools.vocabulary import claude_input, claude_name
 
 
-def _block(block: Any, root: str) -> dict[str, Any] | None:
+def claude_block(block: Any, root: str) -> dict[str, Any] | None:
+    """One block as Claude Code writes it, or None for a block it has no form for."""
     match block:
         case TextBlock():
             return {"type": "text", "text": block.text}
@@ -62,7 +63,7 @@ class Transcript:
 
     def message(self, message: Message) -> None:
         uuid = os.urandom(16).hex()
-        blocks = [b for b in (_block(x, self.root) for x in message.content) if b is not None]
+        blocks = [b for b in (claude_block(x, self.root) for x in message.content) if b is not None]
         record: dict[str, Any] = {
             "parentUuid": self._parent, "isSidechain": False, "userType": "external",
             "cwd": self.root, "sessionId": self.session_id, "version": f"edgar {__version__}",

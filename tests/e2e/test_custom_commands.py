@@ -42,7 +42,7 @@ def test_a_claude_code_command_expands_as_an_attachment_not_as_typed_text(tmp_pa
         {"text": "reviewed"}])
     assert run_edgar(["trust"], project, env).returncode == 0   # allowed-tools widen: trust first
     out = run_edgar(["-p", "/review src/app.py error handling", "--model", f"scripted:{script}",
-                     "--output-format", "stream-json"], project, env)
+                     "--output-format", "edgar-events"], project, env)
     assert out.returncode == 0, out.stderr
     events = stream(out)
     assert [e["text"] for e in events if e["type"] == "PromptTyped"] == [
@@ -112,7 +112,7 @@ def test_bang_commands_run_in_the_turn_and_at_files_are_attached(tmp_path, env):
     assert run_edgar(["trust"], project, env).returncode == 0
     script = write_script(tmp_path / "s.jsonl", [{"text": "summarised"}])
     out = run_edgar(["-p", "/ctx code", "--model", f"scripted:{script}",
-                     "--output-format", "stream-json"], project, env)
+                     "--output-format", "edgar-events"], project, env)
     assert out.returncode == 0, out.stderr
     assert (project / "ran.txt").exists()            # the !`touch` ran, in the project
     events = stream(out)

@@ -58,7 +58,7 @@ def test_text_output_streams_the_answer(project, env, tmp_path):
 def test_stream_json_prints_every_event_in_order(project, env, tmp_path):
     script = write_script(tmp_path / "s.jsonl", [
         {"text": "a", "tool_calls": [{"name": "glob", "input": {"pattern": "*.txt"}}]}, {"text": "b"}])
-    out = run_edgar(["-p", "hi", "--model", f"scripted:{script}", "--output-format", "stream-json"],
+    out = run_edgar(["-p", "hi", "--model", f"scripted:{script}", "--output-format", "edgar-events"],
                     project, env)
     types = [json.loads(line)["type"] for line in out.stdout.splitlines()]
     assert types[0] == "PromptTyped" and types[1] == "TurnStarted" and types[-1] == "TurnFinished"
@@ -70,7 +70,7 @@ def test_stream_json_prints_every_event_in_order(project, env, tmp_path):
 def test_piped_stdin_and_at_path_are_attached_not_typed(project, env, tmp_path):
     script = write_script(tmp_path / "s.jsonl", [{"text": "ok"}])
     out = run_edgar(["-p", "summarise @notes.txt", "--model", f"scripted:{script}",
-                     "--output-format", "stream-json"], project, env, stdin="piped body\n")
+                     "--output-format", "edgar-events"], project, env, stdin="piped body\n")
     assert out.returncode == 0, out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]
     typed = [e for e in events if e["type"] == "PromptTyped"]
@@ -137,7 +137,7 @@ def test_ctrl_c_cancels_with_exit_130_and_turn_finished(project, env, tmp_path):
     script = write_script(tmp_path / "s.jsonl", [
         {"text": "a b c d e f g h", "delay_s": 0.2, "tool_calls": [{"name": "shell", "input": {"command": "sleep 30"}}]}])
     proc = subprocess.Popen([sys.executable, "-m", "edgar", "-p", "go", "--model", f"scripted:{script}",
-                             "--permission-mode", "yes", "--output-format", "stream-json"],
+                             "--permission-mode", "yes", "--output-format", "edgar-events"],
                             cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 20
     received = tmp_path / "received.jsonl"

@@ -142,7 +142,7 @@ def test_openai_tool_turn_sends_the_result_back_as_a_tool_message(server, edgar)
 def test_midstream_error_keeps_partial_text_and_ends_the_turn_in_error(server, edgar, project):
     overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
     server.anthropic(stream(recording("anthropic_text")[:5] + [anthropic_event("error", overloaded)]))
-    done = edgar("-p", "hi", "--model", SONNET, "--output-format", "stream-json")
+    done = edgar("-p", "hi", "--model", SONNET, "--output-format", "edgar-events")
     assert done.returncode == 1
     events = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert "".join(e["text"] for e in events if e["type"] == "TextDelta") == "Hello, world"
@@ -176,7 +176,7 @@ def test_unknown_model_counts_tokens_without_a_cost(server, edgar):
 def test_the_key_is_never_written_anywhere(server, edgar, project, tmp_path):
     server.anthropic(Reply(status=401, json={"error": {
         "type": "authentication_error", "message": f"invalid x-api-key {ANTHROPIC_KEY}"}}))
-    done = edgar("-p", "hi", "--model", SONNET, "--output-format", "stream-json")
+    done = edgar("-p", "hi", "--model", SONNET, "--output-format", "edgar-events")
     assert done.returncode == 1 and "set ANTHROPIC_API_KEY" in done.stderr
     assert ANTHROPIC_KEY not in done.stdout + done.stderr
     for path in tmp_path.rglob("*"):

@@ -92,7 +92,7 @@ def test_nothing_typed_and_nothing_piped_is_a_usage_error(project, env, tmp_path
 
 def test_a_directive_in_an_at_file_or_the_pipe_is_never_learned(project, env, tmp_path):
     out = run_edgar(["-p", "summarise @notes.txt", "--model", f"scripted:{script(tmp_path)}",
-                     "--output-format", "stream-json"], project, env, stdin=RULES_IN_PIPE)
+                     "--output-format", "edgar-events"], project, env, stdin=RULES_IN_PIPE)
     assert out.returncode == 0, out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]
     assert [e["sources"] for e in events if e["type"] == "Attached"] == [["stdin", "@notes.txt"]]
@@ -198,7 +198,7 @@ def test_a_positional_prompt_starts_the_repl_as_its_first_typed_line(project, tm
 def test_p_says_what_it_learned_and_the_source_names_the_real_turn(project, env, tmp_path):
     s = script(tmp_path, 3)
     out = run_edgar(["-p", "Thanks! From now on, always run ruff first. Then fix the parser",
-                     "--model", f"scripted:{s}", "--output-format", "stream-json"], project, env)
+                     "--model", f"scripted:{s}", "--output-format", "edgar-events"], project, env)
     assert out.returncode == 0, out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]
     started = next(e for e in events if e["type"] == "TurnStarted")

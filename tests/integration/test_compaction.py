@@ -205,7 +205,7 @@ def test_in_p_mode_a_long_turn_compacts_mid_turn(tmp_path):
     record = tmp_path / "p.jsonl"
     env = edgar_env(tmp_path / "home", EDGAR_SCRIPTED_RECORD=str(record))
     out = run_edgar(["-p", "read every notes file", "--model", f"scripted:{script}",
-                     "--permission-mode", "yes", "--output-format", "stream-json"], project, env)
+                     "--permission-mode", "yes", "--output-format", "edgar-events"], project, env)
     assert out.returncode == 0, out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]
     assert [e["type"] for e in events].count("Compacted") == 1

@@ -117,7 +117,7 @@ def test_in_p_mode_skills_fire_and_a_broken_skill_is_a_located_warning(project, 
     env = edgar_env(tmp_path / "home", EDGAR_SCRIPTED_RECORD=str(record))
     out = run_edgar(["-p", "add a sequence diagram of the retry flow", "--model",
                      f"scripted:{script}", "--permission-mode", "yes",
-                     "--output-format", "stream-json"], project, env)
+                     "--output-format", "edgar-events"], project, env)
     assert out.returncode == 0, out.stderr
     assert f"{bad}:3: a [list] must close on the same line" in out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]

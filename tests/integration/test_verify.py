@@ -132,7 +132,7 @@ def test_in_p_mode_the_fix_round_reaches_the_model(tmp_path):
     env = edgar_env(tmp_path / "home", EDGAR_SCRIPTED_RECORD=str(record))
     assert run_edgar(["trust"], project, env).returncode == 0  # a project's command needs trust
     out = run_edgar(["-p", "make it pass", "--model", f"scripted:{script}",
-                     "--permission-mode", "yes", "--output-format", "stream-json"], project, env)
+                     "--permission-mode", "yes", "--output-format", "edgar-events"], project, env)
     assert out.returncode == 0, out.stderr
     kinds = [json.loads(line) for line in out.stdout.splitlines()]
     assert [(e["passed"], e["exit_code"]) for e in kinds if e["type"] == "VerifyFinished"] == \
@@ -141,7 +141,7 @@ def test_in_p_mode_the_fix_round_reaches_the_model(tmp_path):
 
     record.unlink()
     out = run_edgar(["-p", "again", "--model", f"scripted:{script}", "--permission-mode", "yes",
-                     "--no-verify", "--output-format", "stream-json"], project, env)
+                     "--no-verify", "--output-format", "edgar-events"], project, env)
     assert out.returncode == 0 and "VerifyFinished" not in out.stdout
 
 
