@@ -16,6 +16,8 @@ Guarantees:
   with one ``result`` line; its text is not typed (it came through a pipe): it travels as
   ``Attached`` and is never learned. A bad line is one ``edgar: stdin line N: …`` on stderr
   and exit 2 after the turns before it.
+- ``-p /help``, ``-p /undo`` …: edgar's slash commands run as in the REPL
+  (``cli/print_slash.py``), never sent to the model.
 - Warnings (config problems, a server that failed) reach stderr in every format.
 - A tool call refused because nobody can confirm it is said on stderr, with the mode and the
   flag that allows it, in every format.
@@ -161,6 +163,10 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
         app.observe(stream.on_event)
         await app.session.ready()   # MCP servers started: their tools are in the init line
         _init(app, stream)
+    from edgar.cli.print_slash import is_builtin, run_slash
+
+    if prompt is not None and expand is None and is_builtin(prompt):   # as in the REPL
+        return await run_slash(app, prompt, fmt, out, err, stream)
     if turns is None:
         return await _one_turn(app, printer, prompt, attached, fmt, out, err, expand, stream)
     code = EXIT_OK
@@ -198,7 +204,10 @@ def _init(app, stream: ClaudeStream) -> None:
     servers = [{"name": name, "status": "connected" if state == "connected" else "failed"
                 if state in ("failed", "exited") else state}
                for name, _, state, _, _ in (app.mcp.rows() if app.mcp is not None else [])]
-    commands, _ = discover(app.root, user_dir())
+    from edgar.cli import slash
+
+    custom, _ = discover(app.root, user_dir())
+    commands = {*slash.COMMANDS, *custom}
     stream.init(session_id=session.id, cwd=os.getcwd(), root=str(app.root),
                 model=session.provider.model,
                 tools=[claude_name(name) for name in session.tools], servers=servers,

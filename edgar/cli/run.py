@@ -208,10 +208,11 @@ async def _bang(app, command: str) -> int:
 def command_expansion(app, line: str) -> Expand | None:
     """How a custom command's body joins the turn (``run_turn``'s ``expand``), or None;
     its allowed-tools go to the gate. Raises ``AttachRefused`` for an ``@path`` outside."""
+    from edgar.cli import slash
     from edgar.cli.command_expand import find, prepare
     from edgar.config import user_dir
 
-    found = find(line, app.root, user_dir())
+    found = find(line, app.root, user_dir(), {*slash.COMMANDS, *slash.ALIASES})  # as the REPL
     if found is None:
         return None
     prepared = prepare(*found, app.root, Path.cwd())

@@ -182,3 +182,30 @@ def test_append_system_prompt_ends_the_system_prompt(project, env, tmp_path):
     assert out.returncode == 0, out.stderr
     system = recorded(tmp_path / "sent.jsonl")[0]["system"]
     assert system.endswith("\n\nAnswer in French.")
+
+
+def test_slash_commands_in_print_mode_run_as_in_the_repl(project, env, tmp_path):
+    script = write_script(tmp_path / "s.jsonl", [
+        {"text": "Writing.", "tool_calls": [{"name": "write", "input": {
+            "path": "notes.txt", "content": "changed\n"}}]}, {"text": "Done."}])
+    after = write_script(tmp_path / "after.jsonl", [{"text": "ok"}])
+    model = ["--model", f"scripted:{script}"]
+    out = run_edgar(["-p", "/help", *model], project, env)
+    assert out.returncode == 0 and "/undo [N]" in out.stdout
+    assert recorded(tmp_path / "sent.jsonl") == []   # never sent to the model
+    assert run_edgar(["-p", "change it", *model, "--permission-mode", "yes"],
+                     project, env).returncode == 0
+    assert (project / "notes.txt").read_text() == "changed\n"
+    undo = run_edgar(["-c", "-p", "/undo", *model, "--output-format", "stream-json"],
+                     project, env)
+    assert undo.returncode == 0, undo.stderr
+    [result] = consume(undo.stdout)["results"]
+    assert result["is_error"] is False and "notes.txt" in result["result"]
+    assert (project / "notes.txt").read_text() == "remember the milk\n"
+    again = run_edgar(["-c", "-p", "and now?", "--model", f"scripted:{after}"], project, env)
+    assert again.returncode == 0, again.stderr
+    told = json.dumps(recorded(tmp_path / "sent.jsonl")[-1]["messages"])
+    assert "The user ran /undo" in told     # -c goes on with the model told
+    unknown = run_edgar(["-p", "/frobnicate", *model], project, env)
+    assert unknown.returncode == 2 and "unknown command /frobnicate" in unknown.stderr
+    assert len(recorded(tmp_path / "sent.jsonl")) == 3
