@@ -175,6 +175,7 @@ class McpSettings(_Section):
     call_timeout: float = Field(120.0, gt=0, le=DAY)     # seconds per tool call
     trust_read_only_hint: bool = False   # readOnlyHint tools may run in read-only mode
     network: bool = False                # stdio servers may use the network (sandbox)
+    max_message_bytes: int = Field(64 << 20, ge=1 << 20, le=1 << 30)   # one stdio message
 
 
 class WebSettings(_Section):

@@ -3,8 +3,8 @@
 Guarantees:
 - ``-p "/help"``, ``-p "/undo"``, ``-p "/cost"`` … run the REPL's own handler
   (``cli/slash.py``) and are never sent to the model; a built-in name wins over a command
-  file of the same name, as in the REPL. An unknown ``/word`` is a usage error (exit 2)
-  naming ``/help``, not a prompt.
+  file of the same name, as in the REPL. Any other ``/word`` (no such command) is a prompt,
+  sent as typed, as before.
 - What the command says goes to stdout as text, or as one Claude-Code-shaped ``result``
   (``json``; ``stream-json`` after its ``init`` line), with ``is_error`` false.
 - A note the command leaves for the model (``/undo``'s list of restored files) is appended to
@@ -20,7 +20,7 @@ from typing import IO, Any, Awaitable
 
 from edgar.cli import slash
 
-EXIT_OK, EXIT_USAGE = 0, 2
+EXIT_OK = 0
 
 
 class PrintHost:
@@ -65,18 +65,18 @@ class PrintHost:
 
 
 def is_builtin(line: str) -> bool:
-    """A ``-p`` prompt that is one of edgar's slash commands (or an unknown ``/word``)."""
-    return slash.is_command(line.strip())
+    """A ``-p`` prompt that is one of edgar's own slash commands."""
+    line = line.strip()
+    if not slash.is_command(line):
+        return False
+    word = line[1:].split(maxsplit=1)[0] if line[1:].strip() else ""
+    return word in slash.COMMANDS or word in slash.ALIASES
 
 
 async def run_slash(app: Any, line: str, fmt: str, out: IO[str], err: IO[str],
                     stream: Any = None) -> int:
     """Run the command ``line`` for ``-p``; its exit code."""
     started = time.monotonic()
-    word = line.strip()[1:].split(maxsplit=1)[0] if line.strip()[1:].strip() else ""
-    if slash.COMMANDS.get(slash.ALIASES.get(word, word)) is None:
-        err.write(f"edgar: unknown command /{word} — edgar -p /help lists them\n")
-        return EXIT_USAGE
     host = PrintHost(app)
     await slash.run(host, line.strip())
     for work in host.work:

@@ -373,6 +373,7 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                       trusted=project_trusted(root), startup_timeout=mcp.startup_timeout,
                       call_timeout=mcp.call_timeout,
                       trust_read_only_hint=mcp.trust_read_only_hint,
+                      max_message=mcp.max_message_bytes,
                       sandbox=mcp_sandbox(root, bus, session_id, mcp.network))
 
 

@@ -39,8 +39,10 @@ class McpServers:
     def __init__(self, specs: list[ServerSpec], *, root: Path, tools: dict[str, Tool],
                  publish: Callable[[Event], None], session_id: str, trusted: bool,
                  startup_timeout: float = 15.0, call_timeout: float = 120.0,
-                 trust_read_only_hint: bool = False, sandbox: Confinement | None = None):
+                 trust_read_only_hint: bool = False, sandbox: Confinement | None = None,
+                 max_message: int = 64 << 20):
         self.sandbox = sandbox
+        self.max_message = max_message
         self.root, self.tools, self.publish, self.session_id = root, tools, publish, session_id
         self.trusted = trusted
         self.startup_timeout, self.call_timeout = startup_timeout, call_timeout
@@ -89,7 +91,8 @@ class McpServers:
         spec = server.spec
         if spec.transport == "stdio":
             link = sdk.Link(spec.name, argv=[spec.command, *spec.args], cwd=self.root,
-                            env=child_env(spec.env), sandbox=self.sandbox)
+                            env=child_env(spec.env), sandbox=self.sandbox,
+                            max_message=self.max_message)
         else:
             link = sdk.Link(spec.name, url=spec.url, headers=spec.headers)
         server.link, server.state = link, "starting"

@@ -7,7 +7,9 @@ Guarantees:
   anyio task groups require that); tool calls come from other tasks and are awaited there.
 - stdio servers start through ``edgar.spawn`` (own process group, built environment); their
   stderr is kept as a bounded tail for the message when they fail; a line on stdout that is
-  not JSON-RPC before the handshake ends the start with a clear reason.
+  not JSON-RPC before the handshake ends the start with a clear reason. A message may be any
+  length up to ``max_message`` bytes (``mcp/framing.py``); a longer one ends the connection
+  with that reason (the server's tools leave the session), never silently.
 - ``Link.died`` is set once when the connection ends for any reason other than ``close``;
   ``Link.reason`` then says why in edgar's words (exit code, last stderr line).
 """
@@ -30,6 +32,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
 from edgar.conversation import ImageBlock
+from edgar.mcp.framing import DEFAULT_BOUND, MessageTooLarge, read_line
 from edgar.spawn import Confinement, kill_tree, one_line, spawn
 
 SUPPORTED = ((2, 0), (3, 0))  # [lowest, first unsupported) major.minor of the SDK
@@ -103,11 +106,14 @@ class _Stdio:
         async with out:
             while True:
                 try:
-                    line = await self.proc.stdout.readline()
-                except ValueError:  # a line over the stream limit: not a protocol we speak
-                    self.link.garbage = "a line longer than 1 MiB"
+                    line = await read_line(self.proc.stdout, self.link.max_message)
+                except MessageTooLarge as exc:
+                    # the reply is lost: end the connection with the reason, so its tools
+                    # leave the session and the call fails now, not at its timeout
+                    self.link.oversize = str(exc)
+                    await kill_tree(self.proc, grace=0.5)
                     break
-                if not line:
+                if line is None:
                     self.eof = True
                     break
                 text = line.decode("utf-8", "replace").strip()
@@ -172,13 +178,16 @@ class Link:
 
     def __init__(self, name: str, *, argv: list[str] | None = None, cwd: Path | None = None,
                  env: Mapping[str, str] | None = None, url: str = "",
-                 headers: Mapping[str, str] | None = None, sandbox: Confinement | None = None):
+                 headers: Mapping[str, str] | None = None, sandbox: Confinement | None = None,
+                 max_message: int = DEFAULT_BOUND):
         self.name = name
         self.sandbox = sandbox
         self.argv, self.cwd, self.env = argv, cwd, env or {}
         self.url, self.headers = url, dict(headers or {})
         self.stderr: collections.deque[int] = collections.deque(maxlen=STDERR_TAIL)
         self.garbage = ""
+        self.oversize = ""
+        self.max_message = max_message
         self.exit_code: int | None = None
         self.died = asyncio.Event()
         self.reason = ""
@@ -205,7 +214,9 @@ class Link:
 
     def _why(self, fallback: str) -> str:
         tail = self.stderr_line()
-        if self.garbage:
+        if self.oversize:
+            why = (f"sent {self.oversize}; mcp.max_message_bytes bounds one message")
+        elif self.garbage:
             why = f"wrote something that is not JSON-RPC on stdout ({self.garbage})"
         elif self.exit_code is not None:
             why = f"exited (code {self.exit_code})"
