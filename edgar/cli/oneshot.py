@@ -262,9 +262,15 @@ async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: s
         bodies, sources = as_event(attached)
         app.bus.publish(Attached(bodies=bodies, sources=sources, session_id=session.id,
                                  turn_id=turn_id))
+    commits = app.commits
+    committed: str | None = None
     try:
-        result = await run_turn(session, text if text is not None else prompt or "", attached,
-                                turn_id=turn_id, expand=expand)
+        if commits is not None:
+            await commits.begin()   # what is dirty now is the person's (ADR-0108)
+        said = text if text is not None else prompt or ""
+        result = await run_turn(session, said, attached, turn_id=turn_id, expand=expand)
+        if commits is not None and result.outcome != "cancelled":
+            committed = await commits.after_turn(said, turn_id, result.files)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
@@ -303,6 +309,7 @@ async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: s
             **({"error": result.error_message} if result.error_message else {}),
             **({"plan": result.plan} if result.plan is not None else {}),
             "todos": session.todos.to_json(),
+            "commit": committed,   # the auto-commit's hash, or null
         }) + "\n")
     out.flush()
     if result.outcome == "cancelled":
