@@ -1,7 +1,9 @@
 """``edgar undo [N]`` and ``edgar diff``: the checkpoints of the project's last turns.
 
-Guarantees: both only read ``.edgar/`` (and never create it); the git they run goes
-through ``edgar.sandbox.git`` in the project's sandbox (``[sandbox]`` as a session has it); ``undo`` restores the newest
+Guarantees: both read ``.edgar/`` and never create it; both first delete the checkpoints of
+sessions whose last change is more than 7 days old (``Checkpoints.expire``); the git they run
+goes through ``edgar.sandbox.git`` in the project's sandbox (``[sandbox]`` as a session has
+it); ``undo`` restores the newest
 N turns' files (any session), newest first, and prints one line per file saying what it
 did; ``diff`` prints the newest session's changes (or ``--session ID``, a prefix will do) as
 a unified diff with 3 lines of context, and exits 0 with a note when there is nothing.
@@ -45,12 +47,18 @@ class _ProjectSandbox:
 
 def _store() -> Checkpoints:
     root = find_root()
-    return Checkpoints(root, state_dir(root), "", sandbox=_ProjectSandbox(root))
+    store = Checkpoints(root, state_dir(root), "", sandbox=_ProjectSandbox(root))
+    store.expire()
+    return store
 
 
 def run_undo(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="edgar undo",
-                                     description="put back the files the last turn(s) changed")
+    parser = argparse.ArgumentParser(
+        prog="edgar undo", description="put back the files the last turn(s) changed",
+        epilog="Checkpoints are exact, unredacted copies of the files a turn changed (0600, in "
+               ".edgar/checkpoints/, never committed): the one exception to redaction, so undo "
+               "can restore them byte for byte. A session's checkpoints are deleted 7 days after "
+               "its last change.")
     parser.add_argument("turns", nargs="?", type=int, default=1, metavar="N",
                         help="how many turns to undo (default 1)")
     args = parser.parse_args(argv)
