@@ -258,7 +258,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
 
 def own_git(root: Path, sandbox: SessionSandbox) -> GitRun:
     """edgar's own git for this session: inside the session's sandbox, neutralised."""
-    from edgar.core.gitcall import git
+    from edgar.sandbox.git import git
 
     def run(args: Sequence[str], *, input: bytes | None = None) -> Awaitable[GitOutcome]:
         return git(args, root=root, sandbox=sandbox.get(), input=input)
