@@ -46,7 +46,8 @@ def run(argv: list[str]) -> int:
     parser.add_argument("--model", help="check this PROVIDER:MODEL instead of the configured one")
     parser.add_argument("--ping", action="store_true", help="send one cheap request to the provider")
     args = parser.parse_args(argv)
-    from edgar.config import ConfigError, load, user_dir
+    from edgar.config import ConfigError, load
+    from edgar.paths import user_dir
 
     root = _root()
     problems = 0

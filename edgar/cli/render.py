@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import IO, Any, Mapping
+from typing import IO, Any, Mapping, Protocol
 
 from edgar.cli.mdstream import BlockSplitter
 from edgar.cli.tool_view import OutputTail, edit_preview
@@ -83,6 +83,16 @@ def failure(event: ToolFinished) -> str:
         return "failed"
     code = f" (exit {event.error.exit_code})" if event.error.exit_code not in (None, 0) else ""
     return f"{event.error.kind}{code}"
+
+
+class Renderer(Protocol):
+    """What the REPL prints through (this module's RichRenderer and PlainRenderer)."""
+
+    def __call__(self, event: Event) -> None: ...
+
+    def say(self, text: str, style: str = "") -> None: ...
+
+    def activity(self) -> str: ...
 
 
 class PlainRenderer:

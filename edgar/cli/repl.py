@@ -33,7 +33,7 @@ import signal
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, IO, Any, Awaitable, Protocol
+from typing import TYPE_CHECKING, IO, Any, Awaitable
 
 from edgar.cli import slash
 from edgar.cli.asker import Asker, Screen
@@ -42,27 +42,18 @@ from edgar.cli.attach import attached as attachments
 from edgar.cli.banner import greet
 from edgar.cli.oneshot import UsageError
 from edgar.core.queue import PromptQueue
-from edgar.events import Attached, Event, PromptTyped, QueueDelivered
+from edgar.events import Attached, PromptTyped, QueueDelivered
 
 if TYPE_CHECKING:
     import argparse
 
     from edgar.cli.asker import Asking
+    from edgar.cli.render import Renderer
     from edgar.cli.setup import App
     from edgar.config import Settings
     from edgar.conversation import Attachment
     from edgar.core.loop import Expand
     from edgar.tools.permissions import Answer
-
-
-class Renderer(Protocol):
-    """What the REPL prints through (cli/render.py's RichRenderer and PlainRenderer)."""
-
-    def __call__(self, event: Event) -> None: ...
-
-    def say(self, text: str, style: str = "") -> None: ...
-
-    def activity(self) -> str: ...
 
 
 REPLIES: dict[str, Answer] = {"y": "yes", "yes": "yes", "n": "no", "no": "no", "a": "always", "always": "always"}
@@ -179,7 +170,7 @@ class Repl:
     def _custom(self, line: str) -> tuple[Any, str] | None:
         """(command, argument text) when the line calls a command file."""
         from edgar.cli.command_expand import find
-        from edgar.config import user_dir
+        from edgar.paths import user_dir
 
         return find(line, self.app.session.root, user_dir(), {*slash.COMMANDS, *slash.ALIASES})
 
@@ -203,7 +194,7 @@ class Repl:
     def custom_commands(self) -> list[tuple[str, str, str]]:
         """(name, where, description) of the command files /help lists."""
         from edgar.cli.custom_commands import discover
-        from edgar.config import user_dir
+        from edgar.paths import user_dir
 
         found, warnings = discover(self.app.session.root, user_dir())
         for warning in warnings:

@@ -165,7 +165,7 @@ def command_expansion(app, line: str) -> Expand | None:
     """How a custom command's body joins the turn (``run_turn``'s ``expand``), or None;
     its allowed-tools go to the gate. Raises ``AttachRefused`` for an ``@path`` outside."""
     from edgar.cli.command_expand import find, prepare
-    from edgar.config import user_dir
+    from edgar.paths import user_dir
 
     found = find(line, app.root, user_dir())
     if found is None:

@@ -25,7 +25,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, TypeVar
 
 from edgar.bus import Bus
-from edgar.config import Settings, user_dir
+from edgar.config import Settings
+from edgar.paths import user_dir
 from edgar.conversation import Message
 from edgar.core.checkpoints import Checkpoints
 from edgar.core.compaction import Compactor
@@ -141,7 +142,7 @@ def permission_gate(root: Path, settings: Settings, bus: Bus,
     from edgar.tools.permission_config import load_rules, save_allow_rule
 
     user_config = user_dir() / "config.toml"
-    from edgar.sandbox.trust import trusted
+    from edgar.config.trust import trusted
 
     rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
     if rules.ignored:
@@ -341,7 +342,7 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
         return None
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
-    from edgar.trusted import project_trusted
+    from edgar.config.trust import trusted as project_trusted
 
     specs = load_servers(root, user_dir(), settings.mcp.servers, os.environ, problems)
     if not specs:
@@ -364,7 +365,7 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
         return None
     from edgar.hooks.config import load_hooks
     from edgar.hooks.runner import Hooks
-    from edgar.trusted import project_trusted
+    from edgar.config.trust import trusted as project_trusted
 
     specs = load_hooks(root, user_dir(), settings.hooks, problems)
     if not specs:

@@ -81,7 +81,7 @@ def startup_instructions(root: Path, cwd: Path | None = None,
 
 def project_instructions(root: Path) -> str:
     """What ``core.context`` puts under "Project instructions" (user dir from the config)."""
-    from edgar.config import user_dir
+    from edgar.paths import user_dir
 
     return startup_instructions(root, Path.cwd(), user_dir())
 

@@ -74,7 +74,7 @@ class Policy:
         if mode == "read-only":
             protected.insert(0, str(real))  # even where the project lives in a temp dir
         if user_dir is None:
-            from edgar.config import user_dir as find_user_dir
+            from edgar.paths import user_dir as find_user_dir
 
             user_dir = find_user_dir()
         protected.append(os.path.realpath(user_dir))

@@ -199,7 +199,7 @@ def test_hooks_see_no_secret_of_edgars_environment(project, monkeypatch):
 @pytest.mark.parametrize("trusted", [False, True])
 def test_project_hooks_wait_for_trust(project, trusted):
     from edgar.config import load
-    from edgar.trusted import trust
+    from edgar.config.trust import trust
 
     (project / ".edgar").mkdir(exist_ok=True)
     (project / ".edgar" / "config.toml").write_text(
