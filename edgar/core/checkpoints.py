@@ -9,8 +9,14 @@ Guarantees:
 - In a git work tree, files a ``shell`` call made dirty (clean before it, so equal to
   ``HEAD``) or created (untracked) are recorded too: undo restores them from ``HEAD`` or
   removes them. A shell change to a file that was already dirty is not seen (ADR-0048).
+  Every git command here goes through ``edgar.sandbox.git`` (inside the session's sandbox,
+  neutralised: the repository's config cannot make it run a program; ADR-0070).
 - The store is bounded (``max_bytes`` in all, ``max_file`` per copy): the oldest turns are
   dropped first; a file too large to copy is recorded as such and undo says so.
+- The store is short-lived: a session's turns are deleted once ``max_age`` (7 days) has passed
+  since that session's last recorded change — when a turn is next recorded in the project,
+  and when ``edgar undo`` or ``edgar diff`` runs (``expire``). The running session's own turns
+  are never expired.
 - ``undo(n)`` restores the newest ``n`` turns' files, newest first, and returns what it did
   to each path; ``diff()`` is a unified diff (3 lines of context) of a session's changes:
   each file's state before the session first changed it against the file now.
@@ -18,20 +24,27 @@ Guarantees:
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 if TYPE_CHECKING:
     from edgar.events import TurnStarted
+    from edgar.sandbox.core import Sandbox
+
+
+class Confinement(Protocol):
+    """Where edgar's git runs: the session's sandbox (built at first use)."""
+
+    def get(self) -> Sandbox: ...
 
 MAX_BYTES = 50_000_000
 MAX_FILE = 5_000_000
+MAX_AGE = 7 * 24 * 3600  # seconds after a session's last change that its copies are kept
 
 
 @dataclass(frozen=True)
@@ -65,11 +78,13 @@ def _restore_file(path: Path, data: bytes, mode: int | None) -> None:
 
 class Checkpoints:
     def __init__(self, root: Path, state: Path, session_id: str, *,
-                 max_bytes: int = MAX_BYTES, max_file: int = MAX_FILE):
+                 max_bytes: int = MAX_BYTES, max_file: int = MAX_FILE, max_age: float = MAX_AGE,
+                 sandbox: Confinement | None = None):
         self.root = root.resolve()
+        self.sandbox = sandbox   # None: the project's default confined policy
         self.dir = state / "checkpoints"
         self.session_id = session_id
-        self.max_bytes, self.max_file = max_bytes, max_file
+        self.max_bytes, self.max_file, self.max_age = max_bytes, max_file, max_age
         self.turn_id = ""
         self.current: Path | None = None
         self.manifest: dict[str, Any] = {}
@@ -82,6 +97,7 @@ class Checkpoints:
 
     def _open(self) -> Path:
         if self.current is None:
+            self.expire()
             _private_dir(self.dir)
             ignore = self.dir / ".gitignore"
             if not ignore.exists():  # copies of working files: never committed, whatever
@@ -131,15 +147,20 @@ class Checkpoints:
         self._save()
 
     # -- shell calls, in a git work tree -----------------------------------------------------
+    def _box(self) -> Sandbox:
+        if self.sandbox is not None:
+            return self.sandbox.get()
+        from edgar.sandbox import Policy, Sandbox
+
+        box = Sandbox(Policy.for_project(self.root))
+        self.sandbox = _Fixed(box)
+        return box
+
     async def _git(self, *args: str) -> bytes | None:
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                "git", *args, cwd=str(self.root), stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-            out, _ = await proc.communicate()
-        except OSError:
-            return None
-        return out if proc.returncode == 0 else None
+        from edgar.sandbox.git import git
+
+        done = await git(list(args), root=self.root, sandbox=self._box())
+        return done.stdout if done.ok else None
 
     async def _status(self) -> dict[str, str] | None:
         if not (self.root / ".git").exists():
@@ -205,6 +226,28 @@ class Checkpoints:
                 out.append((turn, manifest))
         return out
 
+    def expire(self, now: float | None = None) -> list[str]:
+        """Delete the turns of every other session whose last change is more than ``max_age``
+        ago; returns the sessions expired. A turn with no readable manifest is judged by its
+        directory's modification time."""
+        now = time.time() if now is None else now
+        last: dict[str, float] = {}
+        dirs: dict[str, list[Path]] = {}
+        for turn in self._turn_dirs():
+            manifest = self._manifest(turn)
+            session = manifest.get("session", "") if manifest else f"?{turn.name}"
+            try:
+                when = float(manifest["created"]) if manifest else turn.stat().st_mtime
+            except (KeyError, TypeError, ValueError, OSError):
+                when = now  # unknown age: kept, rather than lost by a guess
+            last[session] = max(last.get(session, when), when)
+            dirs.setdefault(session, []).append(turn)
+        gone = [s for s, t in last.items() if s != self.session_id and now - t > self.max_age]
+        for session in gone:
+            for turn in dirs[session]:
+                shutil.rmtree(turn, ignore_errors=True)
+        return gone
+
     def _prune(self) -> None:
         turns = self._turn_dirs()
         sizes = [sum(f.stat().st_size for f in t.rglob("*") if f.is_file()) for t in turns]
@@ -216,7 +259,8 @@ class Checkpoints:
             total -= size
 
     async def _head(self, path: str) -> bytes | None:
-        return await self._git("show", f"HEAD:{path}")
+        # cat-file: the blob's bytes as stored, no filter and no textconv
+        return await self._git("cat-file", "blob", f"HEAD:{path}")
 
     async def undo(self, n: int = 1, session: str | None = None) -> list[list[Restored]]:
         """Restore the newest ``n`` turns (of ``session`` if given); one list per turn."""
@@ -290,6 +334,14 @@ class Checkpoints:
             lines = difflib.unified_diff(_lines(before), _lines(now), old_name, new_name, n=3)
             chunks.append("".join(lines))
         return "".join(chunks)
+
+
+class _Fixed:
+    def __init__(self, box: Sandbox):
+        self.box = box
+
+    def get(self) -> Sandbox:
+        return self.box
 
 
 def _lines(data: bytes) -> list[str]:
