@@ -265,6 +265,20 @@ def own_git(root: Path, sandbox: SessionSandbox) -> GitRun:
     return run
 
 
+def own_committer(root: Path, state: Path,
+                  say: Callable[[str, str], None] | None = None) -> Committer:
+    """A ``Committer`` outside a session (``edgar undo``, ``edgar -p /commit`` builds its own
+    session): the project's default confinement, what it says printed on stderr."""
+    from edgar.sandbox import Policy
+
+    def printed(level: str, message: str) -> None:
+        print(f"edgar: {message}", file=sys.stderr)
+
+    sandbox = SessionSandbox(lambda: Policy.for_project(root))
+    return Committer(root=root, state=state, run=own_git(root, sandbox),
+                     redact=Redactor.from_environ(os.environ), say=say or printed, session_id="")
+
+
 def session_sandbox(root: Path, settings: Settings, bus: Bus,
                     session_id: str) -> SessionSandbox:
     """How this session's commands run; the first one announces the layers (a Notice)."""
