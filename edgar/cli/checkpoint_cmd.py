@@ -72,8 +72,8 @@ def run_undo(argv: list[str]) -> int:
     from edgar.cli.commit_undo import undo
     from edgar.cli.setup import own_committer
 
-    done, refusal = asyncio.run(undo(store, own_committer(store.root, store.dir.parent),
-                                     args.turns))
+    commits = own_committer(store.root, store.dir.parent, _ProjectSandbox(store.root))
+    done, refusal = asyncio.run(undo(store, commits, args.turns))
     if refusal is not None:   # edgar's commit cannot be taken back: nothing changed
         print(f"edgar undo: {refusal}; nothing was changed", file=sys.stderr)
         return 1

@@ -1,5 +1,6 @@
 """Slash commands of the REPL: ``/help``, ``/exit``, ``/clear``, ``/model``, ``/mode``, ``/cost``,
-``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``, ``/mcp``.
+``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``, ``/undo``, ``/commit``, ``/diff``,
+``/mcp``.
 
 Guarantees:
 - A line is a command iff ``is_command`` says so (``/word`` with a known or path-free

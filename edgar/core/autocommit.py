@@ -61,10 +61,6 @@ class GitRun(Protocol):
                  input: bytes | None = None) -> Awaitable[GitOutcome]: ...
 
 
-Writer = Callable[[str, str], Awaitable["str | None"]]
-"""(what the person asked, the staged diff) → a commit message from a model, or None."""
-
-
 def parse_status(out: bytes) -> dict[str, str]:
     """``git status --porcelain=v1 -z --no-renames`` → {path: XY} (pure)."""
     entries: dict[str, str] = {}
@@ -121,8 +117,6 @@ class Committer:
     say: Callable[[str, str], None]   # (level, message): a Notice
     session_id: str
     enabled: bool = False
-    writer: Writer | None = None      # None: the deterministic summary
-    model: str | None = None          # the writer's model, for the trailer
     before: dict[str, str] | None = None
     written: set[str] = field(default_factory=set)   # this session's tools wrote these
     _said_not_repo: bool = False
@@ -222,16 +216,7 @@ class Committer:
                 return None
         letters = {p: letter(changes[p]) for p in paths}
         subject = msg.one_line(prompt) if title else msg.subject(prompt, letters)
-        body = ""
-        if self.writer is not None and not title:
-            diff = await self._git("diff", "--no-color", "HEAD", "--", *paths)
-            written = await self.writer(prompt, diff.stdout.decode("utf-8", "replace")
-                                        if diff.ok else "")
-            if written and msg.one_line(written):
-                subject, _, body = written.strip().partition("\n")
-        text = self.redact(msg.compose(subject, letters, session=self.session_id, turn=turn_id,
-                                       model=self.model if self.writer and not title else None,
-                                       body=body))
+        text = self.redact(msg.compose(subject, letters, session=self.session_id, turn=turn_id))
         parent = await self.head()
         name, email = await self.identity()
         done = await self._git("-c", f"user.name={name}", "-c", f"user.email={email}",
