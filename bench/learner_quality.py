@@ -38,7 +38,11 @@ def learners() -> dict[str, tuple]:
         hearing = importlib.import_module("edgar.learning.hearing")
     except ImportError:
         return out
-    out["learner (hearing.hear)"] = (hearing.heard, hearing.replaces)
+    try:
+        replaces = importlib.import_module("edgar.memory.subjects").replaces
+    except ImportError:
+        replaces = out["baseline (extract, before issue 22)"][1]
+    out["learner (hearing.hear, subjects.replaces)"] = (hearing.heard, replaces)
     return out
 
 
