@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from edgar.learning import grammar
-from edgar.learning.learner import LONGEST, PASTE, SHORTEST, extract, plain
+from edgar.learning.sentence import LONGEST, PASTE, SHORTEST, extract, plain
 
 Kind = Literal["rule", "proposal"]
 PROPOSAL_SHORTEST = 8     # "use pnpm": an instruction with its object is this short
