@@ -1,8 +1,10 @@
 """``edgar undo [N]`` and ``edgar diff``: the checkpoints of the project's last turns.
 
 Guarantees: both only read ``.edgar/`` (and never create it); ``undo`` restores the newest
-N turns' files (any session), newest first, and prints one line per file saying what it
-did; ``diff`` prints the newest session's changes (or ``--session ID``, a prefix will do) as
+N turns' files (any session), newest first, and prints each turn's session and turn, then one
+line per file saying what it did — unless a file changed after edgar's turn left it: then it
+names those files, changes nothing and exits 1 (``--force`` puts edgar's copies back anyway);
+``diff`` prints the newest session's changes (or ``--session ID``, a prefix will do) as
 a unified diff with 3 lines of context, and exits 0 with a note when there is nothing.
 """
 
@@ -12,7 +14,7 @@ import argparse
 import asyncio
 import sys
 
-from edgar.core.checkpoints import Checkpoints, describe
+from edgar.core.checkpoints import Checkpoints, describe, describe_refusal
 from edgar.core.project import find_root, state_dir
 
 
@@ -26,6 +28,8 @@ def run_undo(argv: list[str]) -> int:
                                      description="put back the files the last turn(s) changed")
     parser.add_argument("turns", nargs="?", type=int, default=1, metavar="N",
                         help="how many turns to undo (default 1)")
+    parser.add_argument("--force", action="store_true",
+                        help="put edgar's copies back even over changes made since the turn")
     args = parser.parse_args(argv)
     if args.turns < 1:
         parser.error("N must be at least 1")
@@ -34,11 +38,15 @@ def run_undo(argv: list[str]) -> int:
     if not stored:
         print("nothing to undo: no turn has changed files in this project yet")
         return 0
-    done = asyncio.run(store.undo(args.turns))
-    lines = describe(done)
-    print(f"undid {len(done)} turn{'s' * (len(done) != 1)}" +
+    done = asyncio.run(store.undo(args.turns, force=args.force))
+    if done.changed:
+        for line in describe_refusal(done.changed):
+            print(f"edgar: {line}" if not line.startswith(" ") else line, file=sys.stderr)
+        return 1
+    steps = done.steps
+    print(f"undid {len(steps)} turn{'s' * (len(steps) != 1)}" +
           (f" (only {stored} stored)" if args.turns > stored else ""))
-    for line in lines:
+    for line in describe(steps):
         print(f"  {line}")
     return 0
 
