@@ -244,9 +244,10 @@ class Checkpoints:
     @staticmethod
     def _manifest(turn: Path) -> dict[str, Any] | None:
         try:
-            return json.loads((turn / "manifest.json").read_text(encoding="utf-8"))
+            manifest = json.loads((turn / "manifest.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
+        return manifest if isinstance(manifest, dict) else None
 
     def turns(self, session: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
         """(dir, manifest) of stored turns, oldest first; only ``session``'s when given."""

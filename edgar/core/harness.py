@@ -22,7 +22,7 @@ from typing import Callable
 from edgar.conversation import ToolResultBlock
 from edgar.events import ErrorKind, ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed, Where
 from edgar.providers.base import ToolCall
-from edgar.tools.base import Tool, ToolContext, ToolFailure, resolve
+from edgar.tools.base import Tool, ToolContext, ToolFailure, ToolOutcome, resolve
 
 
 def _os_kind(exc: OSError) -> ErrorKind:
@@ -59,7 +59,8 @@ class _Progress:
                                     size=self.size, **self.where))
 
 
-async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext, path: object):
+async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext,
+                        path: object) -> ToolOutcome:
     """Run the tool, telling the checkpoint recorder first (and after a shell command)."""
     guard = ctx.checkpoint
     if guard is None or tool.access not in ("write", "shell"):

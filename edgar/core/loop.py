@@ -93,8 +93,9 @@ async def run_turn(session: Session, text: str, attachments: list[Attachment] | 
         refusal = await session.guard.before_prompt(text)
         if refusal is not None:  # a UserPromptSubmit hook said no: nothing is sent or kept
             session.bus.publish(Notice(level="warning", message=refusal, session_id=session.id))
-            return TurnResult(turn_id or new_id(), "error", "", Usage(), 0.0, 0.0, 0, (), (),
-                              refusal, ErrorRecord("hook", "denied"))
+            return TurnResult(id=turn_id or new_id(), outcome="error", text="", usage=Usage(),
+                              cost=0.0, duration=0.0, steps=0, tools=(), files=(),
+                              error_message=refusal, error=ErrorRecord("hook", "denied"))
     own_history = messages is None
     history = session.messages if messages is None else messages
     turn = Turn(id=turn_id or new_id(), depth=depth)
@@ -142,10 +143,11 @@ async def run_turn(session: Session, text: str, attachments: list[Attachment] | 
             session.turns += 1
         publish(TurnFinished(outcome=turn.outcome, duration=duration, cost=turn.cost,
                              tokens=turn.usage.total, error=turn.error, **where))
-    return TurnResult(turn.id, turn.outcome, turn.answer, turn.usage, turn.cost, duration,
-                      turn.steps, tuple(turn.tools), tuple(sorted(turn.files)),
-                      turn.error_message, turn.error, loop_steps=turn.loop_steps,
-                      plan=turn.plan)
+    return TurnResult(id=turn.id, outcome=turn.outcome, text=turn.answer, usage=turn.usage,
+                      cost=turn.cost, duration=duration, steps=turn.steps,
+                      tools=tuple(turn.tools), files=tuple(sorted(turn.files)),
+                      error_message=turn.error_message, error=turn.error,
+                      loop_steps=turn.loop_steps, plan=turn.plan)
 
 
 def _activate_skills(session: Session, turn: Turn, surface: str,

@@ -89,9 +89,10 @@ class Turn:
         self.files.update(child.files)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TurnResult:
-    """What ``run_turn`` returns: the finished turn, frozen."""
+    """What ``run_turn`` returns: the finished turn, frozen (built by keyword: eleven fields in
+    a row are a reader's guess)."""
 
     id: str
     outcome: Outcome

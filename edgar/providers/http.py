@@ -246,6 +246,6 @@ async def _drain(messages: Any, httpx2: Any) -> None:
 
 
 def _is_event_stream(response: Any) -> bool:
-    ctype = response.headers.get("content-type", "")
+    ctype = str(response.headers.get("content-type", ""))
     return ctype.partition(";")[0].strip().lower() == "text/event-stream"
 

@@ -28,7 +28,7 @@ MAX_RETRY_AFTER = 60.0     # a longer server hint falls back to our own backoff
 
 def backoff(attempt: int, base: float) -> float:
     """Delay before retry ``attempt`` (0-based): doubling, capped, with up to 25 % jitter down."""
-    return min(base * (2 ** attempt), MAX_BACKOFF) * (1 - 0.25 * random.random())
+    return float(min(base * (2 ** attempt), MAX_BACKOFF) * (1 - 0.25 * random.random()))
 
 
 def retry_after(headers: Any) -> float | None:

@@ -30,7 +30,8 @@ _OPENAI_BARE = re.compile(r"^(gpt-|chatgpt-|o\d)")
 
 @lru_cache(maxsize=1)
 def table() -> dict[str, Any]:
-    return json.loads(TABLE.read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = json.loads(TABLE.read_text(encoding="utf-8"))
+    return loaded
 
 
 def default() -> str:

@@ -29,7 +29,8 @@ _said: set[str] = set()
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
-    return json.loads(TABLE.read_text(encoding="utf-8"))
+    table: dict[str, Any] = json.loads(TABLE.read_text(encoding="utf-8"))
+    return table
 
 
 def __getattr__(name: str) -> Any:
@@ -44,15 +45,15 @@ def _matches(rule: dict[str, Any], ref: str) -> bool:
     if "and" in rule:
         return all(_matches(r, ref) for r in rule["and"])
     if "equals" in rule:
-        return ref == rule["equals"].lower()
+        return ref == str(rule["equals"]).lower()
     if "starts_with" in rule:
-        return ref.startswith(rule["starts_with"].lower())
+        return ref.startswith(str(rule["starts_with"]).lower())
     if "ends_with" in rule:
-        return ref.endswith(rule["ends_with"].lower())
+        return ref.endswith(str(rule["ends_with"]).lower())
     if "contains" in rule:
-        return rule["contains"].lower() in ref
+        return str(rule["contains"]).lower() in ref
     if "regex" in rule:
-        return re.search(rule["regex"], ref) is not None
+        return re.search(str(rule["regex"]), ref) is not None
     return False
 
 
@@ -68,16 +69,17 @@ def lookup(model: str) -> dict[str, Any] | None:
     for candidate in candidates:
         for entry in _table()["models"]:
             if _matches(entry["match"], candidate):
-                return entry
+                found: dict[str, Any] = entry
+                return found
     return None
 
 
 def _rate(price: Any, prompt_tokens: int) -> float:
     if isinstance(price, dict):
-        rate = price["base"]
+        rate = float(price["base"])
         for start, tier_rate in price["tiers"]:  # ascending
             if prompt_tokens > start:
-                rate = tier_rate
+                rate = float(tier_rate)
         return rate
     return float(price)
 

@@ -115,7 +115,7 @@ async def spawn(argv: Sequence[str], *, sandbox: Sandbox, cwd: str | os.PathLike
     return Sandboxed(popen, sandbox)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Completed:
     """How a command ended. ``exit_code`` None: killed at the timeout (``timed_out``)."""
 

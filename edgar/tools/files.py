@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import IO
 
 from pydantic import Field
 
@@ -109,7 +110,7 @@ def read_window(path: Path, shown: str, offset: int, limit: int | None,
         return body
 
 
-def _more(handle, stop: threading.Event, current: int) -> str:
+def _more(handle: IO[bytes], stop: threading.Event, current: int) -> str:
     """How much follows the window: a line count when it is cheap to count."""
     count, seen = 1, 0   # the line that stopped the window is one of them
     while seen < COUNT_MAX_BYTES and not stop.is_set():

@@ -8,6 +8,8 @@ told: approved (and the mode it goes on in) or not yet.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
@@ -27,7 +29,7 @@ class ExitPlanMode(Tool):
     Args = ExitPlanModeArgs
     access = "read"
 
-    def summary(self, args: dict) -> str:
+    def summary(self, args: dict[str, Any]) -> str:
         return "exit_plan_mode (the plan)"
 
     async def run(self, args: ExitPlanModeArgs, ctx: ToolContext) -> ToolOutcome:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from pydantic import Field
 
@@ -80,7 +80,7 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> Complet
     return done
 
 
-def _shown(show):
+def _shown(show: Callable[[str], None] | None) -> Callable[[bytes], None] | None:
     """``show`` for text, fed bytes as they arrive (UTF-8 split across pieces is kept whole)."""
     if show is None:
         return None
@@ -99,7 +99,7 @@ class Shell(Tool):
     Args = ShellArgs
     access = "shell"
 
-    def summary(self, args: dict) -> str:
+    def summary(self, args: dict[str, Any]) -> str:
         return f"$ {args.get('command', '')}"
 
     async def run(self, args: ShellArgs, ctx: ToolContext) -> ToolOutcome:

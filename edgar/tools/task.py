@@ -7,6 +7,8 @@ comes back, as this tool's result.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
@@ -26,7 +28,7 @@ class Task(Tool):
     Args = TaskArgs
     access = "task"
 
-    def summary(self, args: dict) -> str:
+    def summary(self, args: dict[str, Any]) -> str:
         return f"task {args.get('description') or str(args.get('prompt', ''))[:80]}"
 
     async def run(self, args: TaskArgs, ctx: ToolContext) -> ToolOutcome:

@@ -12,7 +12,7 @@ Guarantees:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -60,9 +60,9 @@ class TodoWrite(Tool):
     Args = TodoWriteArgs
     access = "read"
 
-    def summary(self, args: dict) -> str:
+    def summary(self, args: dict[str, Any]) -> str:
         given = args.get("todos")
-        todos: list = given if isinstance(given, list) else []
+        todos: list[Any] = given if isinstance(given, list) else []
         done = sum(1 for t in todos if isinstance(t, dict) and t.get("status") == "completed")
         return f"todo_write {done}/{len(todos)} done"
 

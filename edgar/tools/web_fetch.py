@@ -17,9 +17,14 @@ Guarantees:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from pydantic import Field
 
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
+
+if TYPE_CHECKING:  # the fetcher (httpx) is imported when a page is fetched, not at start-up
+    from edgar.web.fetch import Page
 
 PAGE_CHARS = 25_000     # characters of one page returned (the loop's cap on results is 30,000)
 
@@ -44,7 +49,7 @@ class WebFetch(Tool):
                  timeout: float = 30.0):
         self.allow_hosts, self.max_bytes, self.timeout = allow_hosts, max_bytes, timeout
 
-    def summary(self, args: dict) -> str:
+    def summary(self, args: dict[str, Any]) -> str:
         return f"web_fetch {str(args.get('url', ''))[:160]}"
 
     async def run(self, args: WebFetchArgs, ctx: ToolContext) -> ToolOutcome:
@@ -61,7 +66,7 @@ class WebFetch(Tool):
                                f"{page.redirect}\nCall web_fetch with that URL to follow it.")
         return self._outcome(page, args.prompt)
 
-    def _outcome(self, page, prompt: str | None) -> ToolOutcome:
+    def _outcome(self, page: Page, prompt: str | None) -> ToolOutcome:
         from edgar import images
         from edgar.web import readable
 

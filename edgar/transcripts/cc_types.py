@@ -217,7 +217,7 @@ class ScanMark:
         return cls(**data)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScanResult:
     """The last item of a scan. Counts cover only lines new to this scan."""
 

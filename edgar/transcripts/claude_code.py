@@ -147,7 +147,9 @@ _NONE: list[str] = []  # (never appended to: callers only read a kept record's o
 
 
 def _empty(file: str, mark: ScanMark, restarted: bool = False) -> ScanResult:
-    return ScanResult(file, 0, 0, 0, 0, 0, (), {}, {}, (), mark, restarted)
+    return ScanResult(file=file, lines=0, malformed=0, anomalies=0, typed=0, exchanges=0,
+                      sessions=(), client_messages={}, unknown_types={}, pending=(), mark=mark,
+                      restarted=restarted)
 
 
 def scan_stream(
@@ -247,9 +249,11 @@ def scan_stream(
         open_line=open_ex.question.line if open_ex else 0,
     )
     yield ScanResult(
-        file, lines, malformed, anomalies, builder.typed_count, builder.exchange_count,
-        builder.session_stats(), dict(builder.client), dict(unknown),
-        () if final else builder.pending_typed(), new_mark, restarted,
+        file=file, lines=lines, malformed=malformed, anomalies=anomalies,
+        typed=builder.typed_count, exchanges=builder.exchange_count,
+        sessions=builder.session_stats(), client_messages=dict(builder.client),
+        unknown_types=dict(unknown), pending=() if final else builder.pending_typed(),
+        mark=new_mark, restarted=restarted,
     )
 
 

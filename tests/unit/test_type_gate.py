@@ -13,7 +13,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-STRICT_MODULES = ("edgar.conversation", "edgar.events", "edgar.bus", "edgar.core.turn")
+# issue 27 item 6: mypy --strict over core/, bus, events, conversation, providers/ and tools/
+STRICT_MODULES = ("edgar.conversation", "edgar.events", "edgar.bus", "edgar.core.*",
+                  "edgar.providers.*", "edgar.tools.*")
 # what ``mypy --strict`` turns on that a per-module override can (mypy --help, "--strict");
 # warn_unused_ignores and warn_redundant_casts are global (GLOBAL_FLAGS)
 STRICT_FLAGS = ("disallow_any_generics", "disallow_subclassing_any", "disallow_untyped_calls",
@@ -38,7 +40,10 @@ def config_violations(pyproject: str, root: Path) -> list[str]:
         out += [f"strict override: {flag} is not true" for flag in STRICT_FLAGS
                 if override.get(flag) is not True]
     for module in STRICT_MODULES:
-        path = root / (module.replace(".", "/") + ".py")
+        if module.endswith(".*"):   # a package: every module under it
+            path = root / module[:-2].replace(".", "/") / "__init__.py"
+        else:
+            path = root / (module.replace(".", "/") + ".py")
         if not path.is_file():   # mypy only notes an override of a module that is gone
             out.append(f"strict module {module} has no file {path.relative_to(root)}")
     return out
@@ -113,11 +118,15 @@ def test_a_weakened_config_fails_the_check(old: str, new: str):
 
 def test_a_strict_module_that_is_gone_fails_the_check(tmp_path: Path):
     for module in STRICT_MODULES[:-1]:
-        path = tmp_path / (module.replace(".", "/") + ".py")
+        if module.endswith(".*"):
+            path = tmp_path / module[:-2].replace(".", "/") / "__init__.py"
+        else:
+            path = tmp_path / (module.replace(".", "/") + ".py")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("")
+    (tmp_path / "edgar" / "tools").mkdir()   # a folder left behind is not a package
     assert config_violations(PYPROJECT, tmp_path) == [
-        "strict module edgar.core.turn has no file edgar/core/turn.py"]
+        "strict module edgar.tools.* has no file edgar/tools/__init__.py"]
 
 
 CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
