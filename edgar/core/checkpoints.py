@@ -13,7 +13,7 @@ Guarantees:
   dropped first; a file too large to copy is recorded as such and undo says so.
 - After each ``write``/``edit`` and each ``shell`` call the turn's files are hashed again:
   the manifest knows what the turn left (``after``).
-- ``undo(n)`` never discards the person's work (ADR-0077 of issue 21, item 4): it first
+- ``undo(n)`` never discards the person's work (issue 21 item 4, ADR-0078): it first
   checks, newest turn first, that each file is still what that turn left (or already as
   undo would make it); if any is not — the person or another program changed it since — it
   changes nothing and names those files; ``force=True`` puts edgar's copies back anyway.
