@@ -24,6 +24,10 @@ What the script guarantees:
   also admits closing punctuation, ``.``, ``:`` and ``/`` — ``(AIza…)``, ``sk_live_….json``,
   ``curl -u sk_live_…:`` — but not ``(`` or a letter (``GLC_CreateLightmap(``).
   Recorded per rule (``glued``).
+* **Anchors hold the whole alternation.** An allowlist pattern spelt ``^a|b|c$`` anchors only its
+  first and last branches: upstream's global ``(?i)^true|false|null$`` allows every secret with
+  ``false`` anywhere in it (a JWT followed by ``/FALSE``). Such a pattern becomes
+  ``^(?:a|b|c)$``, the reading its author meant; recorded in the table (``anchored``).
 * **Rules that need a file path are kept out.** edgar redacts text, not files: rules scoped
   to a path, and allowlists that only apply to paths, are listed under ``skipped``.
 """
@@ -225,6 +229,47 @@ def glue(go: str) -> tuple[str, bool]:
     return body, True
 
 
+def _top_level_bars(py: str) -> list[int]:
+    """Offsets of the '|' that split `py` at its top level (outside groups and classes)."""
+    bars, depth, i = [], 0, 0
+    while i < len(py):
+        c = py[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i += 1
+            if py.startswith("^", i):
+                i += 1
+            if py.startswith("]", i):
+                i += 1
+            while i < len(py) and py[i] != "]":
+                i += 2 if py[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            bars.append(i)
+        i += 1
+    return bars
+
+
+_LEAD_FLAGS = re.compile(r"\(\?[a-zA-Z]+\)")
+
+
+def anchor_alternation(py: str) -> str:
+    """``^a|b|c\\Z`` (after an optional leading flag group) as ``^(?:a|b|c)\\Z``; others unchanged."""
+    head = m.group() if (m := _LEAD_FLAGS.match(py)) else ""
+    body = py[len(head) :]
+    if not (body.startswith("^") and body.endswith("\\Z") and not body.endswith("\\\\Z")):
+        return py
+    inner = body[1:-2]
+    if not _top_level_bars(inner):
+        return py
+    return f"{head}^(?:{inner})\\Z"
+
+
 def compile_checked(pattern: str, where: str, problems: list[str]) -> str | None:
     try:
         re.compile(pattern, FLAGS)
@@ -251,9 +296,11 @@ def allowlists(raw: list[dict[str, Any]], where: str, problems: list[str]) -> tu
             dropped += 1  # only satisfiable with a file path or a commit: never in edgar
             continue
         regexes = [_tr(r, f"{where} allowlist {k} regex {r!r}", problems) for r in a.get("regexes", [])]
+        fixed = [anchor_alternation(r) for r in regexes if r is not None]
         kept.append({
             "target": a.get("regexTarget", "secret"),
-            "regexes": [r for r in regexes if r is not None],
+            "regexes": fixed,
+            **({"anchored": [r for r in fixed if r not in regexes]} if set(fixed) - set(regexes) else {}),
             "stopwords": sorted({s.lower() for s in a.get("stopwords", [])}),
         })
     return kept, dropped

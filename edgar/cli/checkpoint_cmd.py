@@ -1,10 +1,11 @@
 """``edgar undo [N]`` and ``edgar diff``: the checkpoints of the project's last turns.
 
-Guarantees: both only read ``.edgar/`` (and never create it); ``undo`` restores the newest
-N turns' files (any session), newest first, and prints each turn's session and turn, then one
-line per file saying what it did — unless a file changed after edgar's turn left it: then it
-names those files, changes nothing and exits 1 (``--force`` puts edgar's copies back anyway);
-``diff`` prints the newest session's changes (or ``--session ID``, a prefix will do) as
+Guarantees: both read ``.edgar/`` and never create it; both first delete the checkpoints of
+sessions whose last change is more than 7 days old (``Checkpoints.expire``); ``undo`` restores
+the newest N turns' files (any session), newest first, and prints each turn's session and turn,
+then one line per file saying what it did — unless a file changed after edgar's turn left it:
+then it names those files, changes nothing and exits 1 (``--force`` puts edgar's copies back
+anyway); ``diff`` prints the newest session's changes (or ``--session ID``, a prefix will do) as
 a unified diff with 3 lines of context, and exits 0 with a note when there is nothing.
 """
 
@@ -20,12 +21,18 @@ from edgar.core.project import find_root, state_dir
 
 def _store() -> Checkpoints:
     root = find_root()
-    return Checkpoints(root, state_dir(root), "")
+    store = Checkpoints(root, state_dir(root), "")
+    store.expire()
+    return store
 
 
 def run_undo(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="edgar undo",
-                                     description="put back the files the last turn(s) changed")
+    parser = argparse.ArgumentParser(
+        prog="edgar undo", description="put back the files the last turn(s) changed",
+        epilog="Checkpoints are exact, unredacted copies of the files a turn changed (0600, in "
+               ".edgar/checkpoints/, never committed): the one exception to redaction, so undo "
+               "can restore them byte for byte. A session's checkpoints are deleted 7 days after "
+               "its last change.")
     parser.add_argument("turns", nargs="?", type=int, default=1, metavar="N",
                         help="how many turns to undo (default 1)")
     parser.add_argument("--force", action="store_true",

@@ -22,11 +22,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, Sequence, TypeVar
 
 from edgar.bus import Bus
 from edgar.config import Settings, user_dir
 from edgar.conversation import Message
+from edgar.core.autocommit import Committer, GitOutcome, GitRun
 from edgar.core.checkpoints import Checkpoints
 from edgar.core.compaction import Compactor
 from edgar.core.instructions import NestedInstructions
@@ -72,6 +73,7 @@ class App:
     hooks: Hooks | None = None      # when hooks are configured
     starts: list[Callable[[], None]] = field(default_factory=list)      # inside the loop
     async_closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    commits: Committer | None = None   # auto-commit and /commit (ADR-0108)
 
     async def running(self, work: Awaitable[T]) -> T:
         """Run ``work`` with the session's servers and hooks started, and end them after."""
@@ -240,11 +242,27 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                                history=settings.memory.history and not no_history)
     closers = [memory.close, log.close, sandbox.close, sandboxes.close] + (
         [transcript.close] if transcript is not None else []) + ([handle.close] if handle else [])
+    commits = Committer(root=root, state=state, run=own_git(root, sandbox),
+                        redact=project.redact, session_id=sid,
+                        enabled=settings.git.auto_commit,
+                        say=lambda level, message: bus.publish(Notice(
+                            level="warning" if level == "warning" else "info",
+                            message=message, session_id=sid)))
     app = App(project, state, bus, session, memory, learning=handle, closers=closers,
-              mcp=servers, hooks=hooks,
+              mcp=servers, hooks=hooks, commits=commits,
               starts=_starts(bus, sid, problems, servers, hooks, resumed=bool(history)),
               async_closers=[x.close for x in (servers, hooks) if x is not None])
     return app
+
+
+def own_git(root: Path, sandbox: SessionSandbox) -> GitRun:
+    """edgar's own git for this session: inside the session's sandbox, neutralised."""
+    from edgar.core.gitcall import git
+
+    def run(args: Sequence[str], *, input: bytes | None = None) -> Awaitable[GitOutcome]:
+        return git(args, root=root, sandbox=sandbox.get(), input=input)
+
+    return run
 
 
 def session_sandbox(root: Path, settings: Settings, bus: Bus,

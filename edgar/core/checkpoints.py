@@ -11,6 +11,10 @@ Guarantees:
   removes them. A shell change to a file that was already dirty is not seen (ADR-0048).
 - The store is bounded (``max_bytes`` in all, ``max_file`` per copy): the oldest turns are
   dropped first; a file too large to copy is recorded as such and undo says so.
+- The store is short-lived: a session's turns are deleted once ``max_age`` (7 days) has passed
+  since that session's last recorded change — when a turn is next recorded in the project,
+  and when ``edgar undo`` or ``edgar diff`` runs (``expire``). The running session's own turns
+  are never expired.
 - After each ``write``/``edit`` and each ``shell`` call the turn's files are hashed again:
   the manifest knows what the turn left (``after``).
 - ``undo(n)`` never discards the person's work (issue 21 item 4, ADR-0078): it first
@@ -46,6 +50,7 @@ if TYPE_CHECKING:
 
 MAX_BYTES = 50_000_000
 MAX_FILE = 5_000_000
+MAX_AGE = 7 * 24 * 3600  # seconds after a session's last change that its copies are kept
 
 
 @dataclass(frozen=True)
@@ -91,11 +96,11 @@ def _write_private(path: Path, data: bytes) -> None:
 
 class Checkpoints:
     def __init__(self, root: Path, state: Path, session_id: str, *,
-                 max_bytes: int = MAX_BYTES, max_file: int = MAX_FILE):
+                 max_bytes: int = MAX_BYTES, max_file: int = MAX_FILE, max_age: float = MAX_AGE):
         self.root = root.resolve()
         self.dir = state / "checkpoints"
         self.session_id = session_id
-        self.max_bytes, self.max_file = max_bytes, max_file
+        self.max_bytes, self.max_file, self.max_age = max_bytes, max_file, max_age
         self.turn_id = ""
         self.current: Path | None = None
         self.manifest: dict[str, Any] = {}
@@ -108,6 +113,7 @@ class Checkpoints:
 
     def _open(self) -> Path:
         if self.current is None:
+            self.expire()
             _private_dir(self.dir)
             ignore = self.dir / ".gitignore"
             if not ignore.exists():  # copies of working files: never committed, whatever
@@ -257,6 +263,28 @@ class Checkpoints:
             if manifest and (session is None or manifest.get("session") == session):
                 out.append((turn, manifest))
         return out
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Delete the turns of every other session whose last change is more than ``max_age``
+        ago; returns the sessions expired. A turn with no readable manifest is judged by its
+        directory's modification time."""
+        now = time.time() if now is None else now
+        last: dict[str, float] = {}
+        dirs: dict[str, list[Path]] = {}
+        for turn in self._turn_dirs():
+            manifest = self._manifest(turn)
+            session = manifest.get("session", "") if manifest else f"?{turn.name}"
+            try:
+                when = float(manifest["created"]) if manifest else turn.stat().st_mtime
+            except (KeyError, TypeError, ValueError, OSError):
+                when = now  # unknown age: kept, rather than lost by a guess
+            last[session] = max(last.get(session, when), when)
+            dirs.setdefault(session, []).append(turn)
+        gone = [s for s, t in last.items() if s != self.session_id and now - t > self.max_age]
+        for session in gone:
+            for turn in dirs[session]:
+                shutil.rmtree(turn, ignore_errors=True)
+        return gone
 
     def _prune(self) -> None:
         turns = self._turn_dirs()

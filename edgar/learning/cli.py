@@ -112,7 +112,7 @@ def _project_name(value: str | None) -> str | None:
     """A Claude Code folder name as given, or the folder name of a directory given by path."""
     if value is None or not ("/" in value or value in (".", "..", "~")):
         return value
-    from edgar.transcripts.cc_projects import folder_name
+    from edgar.transcripts.claude_code.projects import folder_name
 
     return folder_name(os.path.realpath(os.path.expanduser(value)))
 

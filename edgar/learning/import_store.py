@@ -43,8 +43,8 @@ from typing import TYPE_CHECKING, Callable, Generic, Iterable, TypeVar
 
 from edgar.core.project import Project
 from edgar.storage.db import DB
-from edgar.transcripts.cc_projects import project_of
-from edgar.transcripts.cc_types import Exchange, ScanMark, ScanResult, Typed
+from edgar.transcripts.claude_code.projects import project_of
+from edgar.transcripts.claude_code.values import Exchange, ScanMark, ScanResult, Typed
 
 if TYPE_CHECKING:   # (imported where a run is written: a dry run or a re-run needs none of it)
     from edgar.learning.experience import Experience, Run

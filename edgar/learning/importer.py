@@ -3,7 +3,7 @@
 Guarantees:
 - Scope: with no PATH only this project's folder of ``~/.claude/projects/`` (or
   ``$CLAUDE_CONFIG_DIR/projects``) is read, named as Claude Code names it
-  (``cc_projects.folders_for``: the real path, and the symlinked one we were reached
+  (``claude_code.projects.folders_for``: the real path, and the symlinked one we were reached
   through); ``--all`` reads every project; PATHs are read as given. The report names what
   was read (``folders``), and every run keeps its source project's folder name.
 - Transcripts are read only through the pure reader (``edgar.transcripts.claude_code``):
@@ -39,7 +39,7 @@ from typing import Callable, Iterator
 
 from edgar.core.project import Project, ProjectOpener
 from edgar.learning.import_store import DrySink, StoreSink
-from edgar.transcripts.cc_projects import folders_for, projects_dir
+from edgar.transcripts.claude_code.projects import folders_for, projects_dir
 from edgar.transcripts.claude_code import Exchange, ScanResult, Typed, scan, summarize
 
 
@@ -81,7 +81,7 @@ def roots(paths: list[str], every: bool = False, root: Path | None = None,
 
     PATHs as given; ``--all``: the whole projects folder; neither: the folder Claude Code
     keeps for the project at ``root`` (under its real path, and under the path reached
-    through a symlink when that is where we are: ``cc_projects.folders_for``).
+    through a symlink when that is where we are: ``claude_code.projects.folders_for``).
     """
     if paths:
         given = [Path(p).expanduser() for p in paths]

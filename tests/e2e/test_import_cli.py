@@ -173,7 +173,7 @@ def test_a_kill_mid_import_loses_nothing_and_adds_nothing_twice(env, tree, tmp_p
 # -- which Claude Code folder: this project's by default ---------------------------------------
 def _home_with_two_projects(tmp_path, project):
     """A fake HOME whose ~/.claude/projects has this project's folder and another one's."""
-    from edgar.transcripts.cc_projects import folder_name
+    from edgar.transcripts.claude_code.projects import folder_name
 
     home = tmp_path / "user"
     base = home / ".claude" / "projects"
@@ -239,7 +239,7 @@ def test_no_folder_for_this_project_is_a_clear_error(project, env, tmp_path):
 def test_a_project_reached_through_a_symlink_finds_either_folder(env, tmp_path):
     """Claude Code names the folder after the real path; an IDE started from the link uses
     the link's path. Both are read, and the report names each."""
-    from edgar.transcripts.cc_projects import folder_name
+    from edgar.transcripts.claude_code.projects import folder_name
 
     real = make_project(tmp_path / "real" / "app")
     link = tmp_path / "link"
@@ -259,7 +259,7 @@ def test_a_project_reached_through_a_symlink_finds_either_folder(env, tmp_path):
 
 
 def test_claude_config_dir_moves_the_projects_folder(project, env, tmp_path):
-    from edgar.transcripts.cc_projects import folder_name
+    from edgar.transcripts.claude_code.projects import folder_name
 
     config = tmp_path / "cc-config"
     mine = config / "projects" / folder_name(os.path.realpath(project))

@@ -111,3 +111,54 @@ def test_the_store_is_bounded_and_drops_the_oldest_turn(tmp_path):
     assert names == ["t2", "t3"]
     asyncio.run(store.undo(2))
     assert (root / "big.txt").read_text() == "1" * 4000
+
+
+def _age(project, days: float) -> None:
+    """Make every stored turn look `days` old, as if its session had ended then."""
+    import json
+    import time
+
+    for manifest in (project / ".edgar" / "checkpoints").glob("*/manifest.json"):
+        data = json.loads(manifest.read_text())
+        data["created"] = time.time() - days * 86400
+        manifest.write_text(json.dumps(data))
+
+
+def test_checkpoints_older_than_seven_days_are_deleted_by_undo_and_by_the_next_turn(tmp_path, env):
+    project = make_project(tmp_path / "p", {"a.txt": "v0\n", ".env": "TOKEN=kept-as-it-was\n"})
+    turn(tmp_path, project, env, [{"name": "write", "input": {"path": ".env", "content": "TOKEN=x\n"}}], "s1")
+    store = project / ".edgar" / "checkpoints"
+    copies = [p for p in store.rglob("files/*")]
+    assert [p.read_bytes() for p in copies] == [b"TOKEN=kept-as-it-was\n"]  # exact: the exception
+    _age(project, 6.9)
+    assert ".env" in run_edgar(["diff"], project, env).stdout  # within the week: kept
+    _age(project, 7.1)
+    assert "no changes recorded" in run_edgar(["diff"], project, env).stdout
+    assert not list(store.glob("0*")) and not any(p.exists() for p in copies)
+    # ...and a later session's first change deletes an expired one's turns too
+    turn(tmp_path, project, env, [{"name": "write", "input": {"path": "a.txt", "content": "v1\n"}}], "s2")
+    _age(project, 8)
+    turn(tmp_path, project, env, [{"name": "write", "input": {"path": "a.txt", "content": "v2\n"}}], "s3")
+    assert len(list(store.glob("0*"))) == 1
+    assert "restored a.txt" in run_edgar(["undo"], project, env).stdout
+    assert (project / "a.txt").read_text() == "v1\n"
+
+
+def test_undo_help_names_the_exception_and_the_expiry(tmp_path, env):
+    project = make_project(tmp_path / "p", {})
+    out = run_edgar(["undo", "--help"], project, env).stdout
+    assert "unredacted" in out and "7 days" in out
+
+
+def test_the_running_session_never_expires_its_own_turns(tmp_path):
+    import time
+
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "a.txt").write_text("v0\n")
+    live = Checkpoints(root, root / ".edgar", "live")
+    live.before_write("a.txt")
+    later = time.time() + 8 * 86400
+    assert live.expire(now=later) == [] and len(live.turns()) == 1
+    assert Checkpoints(root, root / ".edgar", "next").expire(now=later) == ["live"]
+    assert live.turns() == []

@@ -344,7 +344,7 @@ def test_user_mistakes_exit_2_with_one_line(project, env, args, words):
 
 
 def test_the_default_path_is_this_projects_claude_code_folder(project, env, tmp_path):
-    from edgar.transcripts.cc_projects import folder_name
+    from edgar.transcripts.claude_code.projects import folder_name
 
     home = tmp_path / "user"
     mine = home / ".claude" / "projects" / folder_name(os.path.realpath(project))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from edgar.transcripts.cc_pending import MAX_PENDING, PendingTexts
-from edgar.transcripts.cc_types import Typed
+from edgar.transcripts.claude_code.pending import MAX_PENDING, PendingTexts
+from edgar.transcripts.claude_code.values import Typed
 
 
 def _typed(line: int, text: str) -> Typed:

@@ -74,8 +74,8 @@ def test_the_checks_fail_on_planted_mistakes():
     assert cited_adr_problems("as ADR-0999 decided", {1}) == ["ADR 999"]
     assert cited_adr_problems("ADRs 0001 and 0998", {1}) == ["ADR 998"]
     assert cited_adr_problems("seed 002 (a neighbouring project's ADR-161)", set()) == []
-    assert missing_modules("read `transcripts/cc_nowhere.py` first", {"edgar/a.py"}) \
-        == ["transcripts/cc_nowhere.py"]
+    assert missing_modules("read `transcripts/claude_code/nowhere.py` first", {"edgar/a.py"}) \
+        == ["transcripts/claude_code/nowhere.py"]
     assert missing_modules("`cli/prompt.py`", {"edgar/cli/prompt.py"}) == []
 
 

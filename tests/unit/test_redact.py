@@ -337,3 +337,17 @@ def test_non_ascii_text_keeps_offsets() -> None:
 def test_empty_and_plain_text() -> None:
     assert redact("") == ""
     assert redact("hello world") == "hello world"
+
+
+# Issue 26 item 3: upstream's global allowlist `(?i)^true|false|null$` anchors only its first and
+# last branch, so a JWT whose last segment ran on into `/FALSE` was allowed as a whole.
+@pytest.mark.parametrize("tail", ["/FALSE", "/false", "/null", "/true", " FALSE", "/x"])
+def test_a_token_followed_by_an_allowlisted_word_is_still_redacted(tail: str) -> None:
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJB2b03Cf02AE935dC1adFFBB7Ec97ac60ff51c8a7.aZ8_kLm-Qw3RtY9uIoP1xcVbN7mZa2sDfGhJkL4ccf"
+    out = redact(jwt + tail)
+    assert jwt not in out and "[REDACTED:jwt]" in out
+
+
+@pytest.mark.parametrize("value", ["false", "FALSE", "null", "true"])
+def test_the_allowlisted_words_themselves_stay(value: str) -> None:
+    assert redact(f"api_key: {value}") == f"api_key: {value}"

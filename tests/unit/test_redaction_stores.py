@@ -22,7 +22,7 @@ pytest.importorskip("edgar.learning")
 from edgar.learning.experience import Experience, Run  # noqa: E402
 from edgar.learning.history import History  # noqa: E402
 from edgar.learning.import_store import DrySink, ImportStore  # noqa: E402
-from edgar.transcripts.cc_types import ScanMark  # noqa: E402
+from edgar.transcripts.claude_code.values import ScanMark  # noqa: E402
 
 GHP = "ghp_R8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA2uV"
 AKIA = "AKIAQ3EGRLV5XKZ7TP4N"

@@ -105,3 +105,26 @@ def test_committed_table_is_pinned_and_compiles() -> None:
     assert len(table["rules"]) >= 200
     for rule in table["rules"]:
         re.compile(rule["regex"], u.FLAGS)
+
+
+@pytest.mark.parametrize(
+    ("py", "fixed"),
+    [
+        (r"(?i)^true|false|null\Z", r"(?i)^(?:true|false|null)\Z"),
+        (r"^a|b\Z", r"^(?:a|b)\Z"),
+        (r"^(?:a|b)\Z", r"^(?:a|b)\Z"),  # already whole
+        (r"^[a|b]\Z", r"^[a|b]\Z"),  # a bar in a class splits nothing
+        (r"^a\|b\Z", r"^a\|b\Z"),  # nor an escaped one
+        (r"a|b", r"a|b"),  # unanchored: left as upstream wrote it
+    ],
+)
+def test_an_anchored_alternation_is_anchored_whole(py: str, fixed: str) -> None:
+    assert u.anchor_alternation(py) == fixed
+
+
+def test_the_committed_allowlists_anchor_every_alternation() -> None:
+    table = json.loads((ROOT / "edgar" / "redact" / "gitleaks_rules.json").read_text())
+    lists = [*table["global_allowlists"], *(a for r in table["rules"] for a in r["allowlists"])]
+    rx = [r for a in lists for r in a["regexes"]]
+    assert r"(?i)^(?:true|false|null)\Z" in rx
+    assert all(u.anchor_alternation(r) == r for r in rx)

@@ -14,7 +14,7 @@ Guarantees:
   it were not there. Missing timestamps, unknown block types and stripped
   NUL padding keep the record and are yielded as ``Anomaly``; unknown record
   types are counted in ``ScanResult.unknown_types``.
-- Who typed what: ``cc_classify`` (markers first, text rules only without
+- Who typed what: ``classify`` (markers first, text rules only without
   markers); sidechain files (``agent-*.jsonl``, ``subagents/``) yield no
   ``Typed`` at all.
 - Items are yielded in the order they complete: ``Typed``, ``Exchange``,
@@ -49,13 +49,13 @@ import os
 from collections import Counter
 from typing import BinaryIO, Iterable, Iterator, Union
 
-from . import cc_decode
-from .cc_classify import Verdict, classify, classify_queued
-from .cc_exchanges import Builder
-from .cc_lines import BLANK, MAX_LINE, bytes_digest, head_digest, raw_lines, read_lines
-from .cc_messages import bump
-from .cc_text import dedupe_key, message_text, strip_elements
-from .cc_types import (
+from . import decode
+from .classify import Verdict, classify, classify_queued
+from .exchanges import Builder
+from .lines import BLANK, MAX_LINE, bytes_digest, head_digest, raw_lines, read_lines
+from .messages import bump
+from .text import dedupe_key, message_text, strip_elements
+from .values import (
     Anomaly, Burst, Evidence, Exchange, Malformed, Reply, ScanMark, ScanResult,
     SessionStats, Typed, Usage,
 )
@@ -166,7 +166,7 @@ def scan_stream(
 ) -> Iterator[Item]:
     """Scan an open binary file; ``file`` is the name reported in every item.
 
-    ``decoder``: ``"msgspec"`` or ``"stdlib"`` (``cc_decode``; default: the fastest
+    ``decoder``: ``"msgspec"`` or ``"stdlib"`` (``decode.py``; default: the fastest
     available). Both give the same items.
     """
     side = is_sidechain_path(file) if sidechain is None else sidechain
@@ -205,7 +205,7 @@ def scan_stream(
     unknown: Counter = Counter()
     feed = builder.feed
     # Plain tuples (not ``Line``s): this loop runs once per line of every file.
-    fast = cc_decode.decoder(decoder)[1]
+    fast = decode.decoder(decoder)[1]
     for number, start, end, value, nul_stripped, terminated in raw_lines(f, file, end_offset, end_line, max_line, fast):
         new = number > after
         if end > start:  # a torn last line is not consumed

@@ -21,8 +21,8 @@ import json
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from .cc_decode import Fast, Unfit
-from .cc_types import Malformed
+from .decode import Fast, Unfit
+from .values import Malformed
 
 MAX_LINE = 64 * 1024 * 1024  # a longer line is skipped unparsed
 _CHUNK = 1024 * 1024  # drain size for over-long lines
@@ -87,7 +87,7 @@ def raw_lines(
     """``read_lines`` as plain 6-tuples of Line's fields, in Line's order.
 
     The scanner's hot loop reads these: a frozen dataclass per line costs
-    more than most lines need. ``fast`` (``cc_decode``) is tried first on
+    more than most lines need. ``fast`` (``decode``) is tried first on
     object lines; the standard library decodes whatever it leaves.
     """
     if start_offset:

@@ -4,7 +4,7 @@
 returns what each record completes. Pure: no I/O.
 
 Guarantees (seed 000 (ADR 0079 of a neighbouring project, amended by its 0082) plus seed 002's aggregation):
-- Only a typed message (see ``cc_classify``) starts an exchange. A queued one
+- Only a typed message (see ``classify``) starts an exchange. A queued one
   (typed while the agent worked) joins the open exchange as a follow-up;
   queued messages with no assistant record between them form one ``Burst``.
 - Client-written messages join the open exchange as labelled ``Evidence``;
@@ -16,14 +16,14 @@ Guarantees (seed 000 (ADR 0079 of a neighbouring project, amended by its 0082) p
   typed message, a session change, or the end of a ``final`` scan. A record
   repeating queued text already in the open exchange is not counted again.
 - Assistant records are merged by ``message.id`` (then ``requestId``, then
-  ``uuid``) within the open exchange (``cc_streamed``); blocks ordered by
+  ``uuid``) within the open exchange (``streamed``); blocks ordered by
   ``apiBlockIndex`` when every block has one, else file order; exact repeats
   dropped; usage is the per-field maximum over the records, never the sum;
-  thinking kept apart (``cc_messages``).
+  thinking kept apart (``messages``).
 - Memory does not grow with the file, only with the open exchange (its
-  replies, evidence and follow-ups): at most ``cc_streamed.MAX_OPEN`` messages
+  replies, evidence and follow-ups): at most ``streamed.MAX_OPEN`` messages
   are merged at once (older ones are finished early), at most
-  ``cc_pending.MAX_PENDING`` queued texts wait (``cc_pending``), and every set of seen keys or labels is capped or pruned.
+  ``pending.MAX_PENDING`` queued texts wait (``pending``), and every set of seen keys or labels is capped or pruned.
 - Resuming: lines at or before ``after_line`` were reported by an earlier
   scan; their typed messages (``emitted``) and counts are not reported again,
   nor are exchanges that started before ``open_line`` (emitted closed then).
@@ -37,12 +37,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from .cc_classify import classify, classify_queued
-from .cc_text import dedupe_key
-from .cc_messages import Merged, Tally, bump, text_or_none as _str
-from .cc_pending import PendingTexts
-from .cc_streamed import OpenMessages
-from .cc_types import Burst, Evidence, Exchange, SessionStats, Typed
+from .classify import classify, classify_queued
+from .text import dedupe_key
+from .messages import Merged, Tally, bump, text_or_none as _str
+from .pending import PendingTexts
+from .streamed import OpenMessages
+from .values import Burst, Evidence, Exchange, SessionStats, Typed
 
 MAX_SESSIONS = 1000  # sessions with their own stats; the rest share "<other>"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .cc_types import Reply, SessionStats, Usage
+from .values import Reply, SessionStats, Usage
 
 TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 # The field of a block that is kept, by block type; other blocks are not kept.

@@ -4,8 +4,8 @@ Claude Code writes one ``assistant`` record per content block, and the records
 of one API message are not always adjacent (tool results and other messages
 sit between them). ``OpenMessages`` holds the messages whose records may still
 arrive and hands back the ones that are finished. How the records of one
-message are merged is ``cc_messages.Merged``'s job; what a finished message
-means for the open exchange is ``cc_exchanges.Builder``'s. Pure: no I/O.
+message are merged is ``messages.Merged``'s job; what a finished message
+means for the open exchange is ``exchanges.Builder``'s. Pure: no I/O.
 
 Guarantees:
 - Records are grouped by ``message.id``, then ``requestId``, then ``uuid``
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Callable
 
-from .cc_messages import Merged, text_or_none as _str
+from .messages import Merged, text_or_none as _str
 
 MAX_OPEN = 16  # assistant messages merged at once (siblings sit close together)
 _RECENT = 256  # finished message keys remembered, to ignore late siblings

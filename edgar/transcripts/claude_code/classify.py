@@ -14,7 +14,7 @@ Guarantees (the rules, in the order they apply to a top-level ``user`` record):
    anything else is the client's, labelled with that kind. The text is never
    used to overrule the marker;
 5. no ``origin`` (older versions): ``promptSource == "system"`` is the client's;
-   otherwise the marker-free text rules of ``cc_text`` decide.
+   otherwise the marker-free text rules of ``text`` decide.
 Queued text (``queue-operation`` ``enqueue`` content, ``attachment``
 ``queued_command`` prompt) goes through ``classify_queued`` with the same
 origin rule. Any truthy flag counts: an odd value is treated as the client's.
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cc_text import message_text, text_parts
+from .text import message_text, text_parts
 
 # Block types whose presence makes a user record a tool result.
 _RESULT_BLOCKS = frozenset({"tool_result", "web_search_tool_result", "advisor_tool_result"})

@@ -13,8 +13,8 @@ Guarantees:
   object, a number out of range, NaN, a lone surrogate) is ``Unfit``.
 - ``"stdlib"`` (no msgspec, or ``EDGAR_CC_DECODER=stdlib``) has no function (None): the
   pure-Python path, where the standard library decodes every line.
-- Every key the reader (``claude_code``, ``cc_classify``, ``cc_exchanges``,
-  ``cc_messages``) looks at is named here. A key it reads that is missing here would read
+- Every key the reader (``reader``, ``classify``, ``exchanges``,
+  ``messages``) looks at is named here. A key it reads that is missing here would read
   as absent under msgspec only: the decoder property test catches that for every key the
   record strategies write.
 """

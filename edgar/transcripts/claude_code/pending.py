@@ -1,7 +1,7 @@
 """Queued text waiting for the record that repeats it (``enqueue`` before its ``user`` record).
 
 ``PendingTexts`` holds the typed messages found only in a queue, oldest first, and hands
-each one back to the caller's ``place`` (``cc_exchanges.Builder``) when it settles. Pure:
+each one back to the caller's ``place`` (``exchanges.Builder``) when it settles. Pure:
 no I/O.
 
 Guarantees:
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .cc_types import Typed
+from .values import Typed
 
 MAX_PENDING = 64  # queued texts awaiting a repeat; beyond it the oldest settles
 
@@ -33,7 +33,7 @@ class Pending:
 
     typed: Typed
     offset: int
-    key: str  # ``cc_text.dedupe_key`` of its text: what a repeat matches on
+    key: str  # ``text.dedupe_key`` of its text: what a repeat matches on
     seq: int  # main-chain assistant records seen when it was queued (bursts break on them)
     anchor: Anchor  # where a re-read must start to rebuild it
 
