@@ -149,11 +149,13 @@ class SandboxSettings(_Section):
     """``[sandbox]``: how the commands edgar runs are confined (edgar/sandbox, docs/sandbox.md).
 
     In a project's ``.edgar/config.toml`` a widening value (mode "off", network on, extra
-    writable dirs) takes effect only once the project is trusted (``edgar trust``)."""
+    writable dirs, passed variables) takes effect only once the project is trusted (``edgar trust``)."""
 
     mode: Literal["workspace-write", "read-only", "off"] = "workspace-write"
     network: bool = False
     writable: list[str] = Field(default_factory=list, max_length=64)  # more writable dirs
+    # more of your environment for commands, by name (beyond edgar.sandbox.env.ALLOWED)
+    env: list[str] = Field(default_factory=list, max_length=256)
 
 
 class McpServerSettings(_Section):
