@@ -73,7 +73,14 @@ def run_undo(argv: list[str]) -> int:
     if not stored:
         print("nothing to undo: no turn has changed files in this project yet")
         return 0
-    done = asyncio.run(store.undo(args.turns, force=args.force))
+    from edgar.cli.commit_undo import undo
+    from edgar.cli.setup import own_committer
+
+    commits = own_committer(store.root, store.dir.parent, _ProjectSandbox(store.root))
+    done, refusal = asyncio.run(undo(store, commits, args.turns, force=args.force))
+    if refusal is not None:   # edgar's commit cannot be taken back: nothing changed
+        print(f"edgar undo: {refusal}; nothing was changed", file=sys.stderr)
+        return 1
     if done.changed:
         for line in describe_refusal(done.changed):
             print(f"edgar: {line}" if not line.startswith(" ") else line, file=sys.stderr)

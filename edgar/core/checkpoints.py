@@ -316,7 +316,7 @@ class Checkpoints:
         return await self._git("cat-file", "blob", f"HEAD:{path}")
 
     async def undo(self, n: int = 1, session: str | None = None, *,
-                   force: bool = False) -> Undone:
+                   force: bool = False, dry: bool = False) -> Undone:
         """Put back the newest ``n`` turns (of ``session`` if given), newest first.
 
         Checks first: a file that is no longer what its turn left (and not already as undo
@@ -346,6 +346,8 @@ class Checkpoints:
             for path, why in changed:
                 seen.setdefault(path, why)
             return Undone(changed=tuple(seen.items()))
+        if dry:   # the check alone (commit_undo asks before it moves a branch)
+            return Undone()
         steps: list[Step] = []
         for (turn, manifest), plan in zip(chosen, plans):
             files = tuple(self._apply(item) for item in plan)
