@@ -10,8 +10,8 @@ Guarantees:
   of the committed paths are reset after: the work tree, the index and the branch are as they
   were before those turns; what the person staged for other paths stays staged.
 - Turns without a commit are undone exactly as before.
-- The checkpoints' own check (ADR-0078: a file changed since its turn) runs first, before any
-  git ref moves; when it stops, nothing is changed and its ``Undone.changed`` is returned.
+- The checkpoints' own check (ADR-0078: a file changed since its turn) runs after the
+  commits' check and before any git ref moves; when it stops, nothing is changed and its ``Undone.changed`` is returned.
 """
 
 from __future__ import annotations
@@ -27,20 +27,20 @@ async def undo(store: Checkpoints, commits: Committer | None, n: int,
                session: str | None = None, force: bool = False) -> tuple[Undone, str | None]:
     """(what each undone turn restored, newest first; why nothing was undone, or None)."""
     chosen = list(reversed(store.turns(session)[-n:])) if n > 0 else []
-    if not force:
-        check = await store.undo(n, session=session, dry=True)
-        if check.changed:
-            return check, None
     found: list[Record] = []
     if commits is not None and chosen:
         found, refusal = await commits.undo_check(
             [(str(m.get("session", "")), str(m.get("turn", ""))) for _, m in chosen])
         if refusal is not None:
             return _nothing(), refusal
-        if found:
-            problem = await commits.undo_reset(found)
-            if problem is not None:
-                return _nothing(), f"git reset failed ({problem}): nothing was changed"
+    if not force:   # the checkpoints' check too, before any ref moves
+        check = await store.undo(n, session=session, dry=True)
+        if check.changed:
+            return check, None
+    if commits is not None and found:
+        problem = await commits.undo_reset(found)
+        if problem is not None:
+            return _nothing(), f"git reset failed ({problem}): nothing was changed"
     done = await store.undo(n, session=session, force=force)
     if commits is not None and found:
         await commits.undo_index(found)
