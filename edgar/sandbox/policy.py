@@ -27,6 +27,7 @@ MODES: tuple[Mode, ...] = ("workspace-write", "read-only", "off")
 DEVICE_FILES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty",
                 "/dev/ptmx")
 DEVICE_DIRS = ("/dev/pts", "/dev/shm")
+MAX_PROCESSES = 1024   # a build's make -j and test workers fit; a fork bomb does not
 
 
 def temp_dirs() -> tuple[str, ...]:
@@ -86,6 +87,7 @@ class Policy:
     root: str | None = None          # the project root (where commands start)
     env: tuple[str, ...] = ()        # more variables the person passes ([sandbox] env)
     user_dir: str | None = None      # edgar's user dir (protected; made before the first command)
+    max_processes: int = MAX_PROCESSES   # processes one command may have at once
     devices: tuple[str, ...] = field(default=DEVICE_FILES)
 
     @classmethod
