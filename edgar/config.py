@@ -149,11 +149,13 @@ class SandboxSettings(_Section):
     """``[sandbox]``: how the commands edgar runs are confined (edgar/sandbox, docs/sandbox.md).
 
     In a project's ``.edgar/config.toml`` a widening value (mode "off", network on, extra
-    writable dirs) takes effect only once the project is trusted (``edgar trust``)."""
+    writable dirs, passed variables) takes effect only once the project is trusted (``edgar trust``)."""
 
     mode: Literal["workspace-write", "read-only", "off"] = "workspace-write"
     network: bool = False
     writable: list[str] = Field(default_factory=list, max_length=64)  # more writable dirs
+    # more of your environment for commands, by name (beyond edgar.sandbox.env.ALLOWED)
+    env: list[str] = Field(default_factory=list, max_length=256)
 
 
 class McpServerSettings(_Section):
@@ -191,6 +193,15 @@ class WebSettings(_Section):
     timeout: float = Field(30.0, gt=0, le=600)             # seconds for one fetch, redirects too
 
 
+class GitSettings(_Section):
+    """``[git]``: commits edgar makes (ADR-0108). ``auto_commit``: each turn that changed files
+    ends with a commit of exactly those files; ``commit_model``: a model that writes the
+    message from the diff (one more call per commit), else a summary of the prompt and files."""
+
+    auto_commit: bool = False
+    commit_model: str | None = Field(None, min_length=1)
+
+
 class HookSettings(_Section):
     """``[[hooks.EVENT]]``: a command run on a lifecycle event (``edgar/hooks``)."""
 
@@ -222,6 +233,7 @@ class Settings(_Section):
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
     web: WebSettings = Field(default_factory=WebSettings)
+    git: GitSettings = Field(default_factory=GitSettings)
     hooks: dict[str, list[HookSettings]] = Field(default_factory=dict)
 
     def provider(self, name: str) -> ProviderSettings:

@@ -3,9 +3,10 @@
 Guarantees:
 - ``spawn`` is the only door: every hook and every stdio MCP server process starts here, in
   its own session (process group), at the directory it is given.
-- The child's environment is built, not inherited: a short list of harmless variables
-  (PATH, HOME, locale, terminal) plus exactly the variables the config names. edgar's own
-  environment — API keys, tokens — never reaches it unless a config entry names it.
+- The child's environment is built, not inherited: the sandbox's one allow-list
+  (``edgar.sandbox.env``, shared with shell, verify and edgar's own git), the variables the
+  person passes with ``[sandbox] env``, plus exactly the variables the config entry names.
+  edgar's own environment — API keys, tokens — never reaches it unless one of those names it.
 - ``kill_tree`` ends the whole process group (SIGTERM, then SIGKILL), so no grandchild
   outlives the call or the session.
 - ``read_bounded`` keeps at most ``limit`` bytes of a stream and drains the rest, so a
@@ -34,17 +35,12 @@ class Confinement(Protocol):
 
     def get(self) -> "Sandbox": ...
 
-# What a configured program may see of edgar's environment without being told: enough to
-# find programs and write text, nothing that names a credential.
-PASSED_THROUGH = ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL",
-                  "LC_CTYPE", "TMPDIR", "TZ", "PYTHONPATH")  # PYTHONPATH: the sandbox launcher
-
-
 def child_env(extra: Mapping[str, str] | None = None,
               environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment of a configured program: the harmless basics plus ``extra``."""
-    source = os.environ if environ is None else environ
-    env = {k: source[k] for k in PASSED_THROUGH if k in source and not source[k].startswith("()")}
+    """The environment of a configured program: the one allow-list plus ``extra``."""
+    from edgar.sandbox.env import command_env
+
+    env = command_env(environ)
     env.update(extra or {})
     return env
 
@@ -60,8 +56,11 @@ async def spawn(argv: list[str], *, cwd: Path, env: Mapping[str, str],
         raise FileNotFoundError("no command given")
     if sandbox is not None:
         from edgar.sandbox import wrap
+        from edgar.sandbox.env import passed
 
-        argv = wrap(list(argv), sandbox.get(), str(cwd))
+        box = sandbox.get()
+        env = {**passed(box.policy.env), **env}   # the entry's own values win
+        argv = wrap(list(argv), box, str(cwd))
     return await asyncio.create_subprocess_exec(
         *argv, cwd=str(cwd), env=dict(env), stdin=stdin, stdout=stdout, stderr=stderr,
         start_new_session=True, limit=1 << 20)

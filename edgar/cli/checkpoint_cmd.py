@@ -1,7 +1,9 @@
 """``edgar undo [N]`` and ``edgar diff``: the checkpoints of the project's last turns.
 
 Guarantees: both read ``.edgar/`` and never create it; both first delete the checkpoints of
-sessions whose last change is more than 7 days old (``Checkpoints.expire``); ``undo`` restores the newest
+sessions whose last change is more than 7 days old (``Checkpoints.expire``); the git they run
+goes through ``edgar.sandbox.git`` in the project's sandbox (``[sandbox]`` as a session has
+it); ``undo`` restores the newest
 N turns' files (any session), newest first, and prints one line per file saying what it
 did; ``diff`` prints the newest session's changes (or ``--session ID``, a prefix will do) as
 a unified diff with 3 lines of context, and exits 0 with a note when there is nothing.
@@ -12,14 +14,40 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from edgar.core.checkpoints import Checkpoints, describe
 from edgar.core.project import find_root, state_dir
 
+if TYPE_CHECKING:
+    from edgar.sandbox.core import Sandbox
+
+
+class _ProjectSandbox:
+    """The project's sandbox as a session would build it, at the first git call."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.box: Sandbox | None = None
+
+    def get(self) -> Sandbox:
+        if self.box is None:
+            from edgar.cli.sandboxes import session_policy
+            from edgar.config import ConfigError, load
+            from edgar.sandbox import Policy, Sandbox
+
+            try:
+                policy = session_policy(self.root, load(self.root))
+            except ConfigError:   # a broken config is said by the commands that need it
+                policy = Policy.for_project(self.root)
+            self.box = Sandbox(policy)
+        return self.box
+
 
 def _store() -> Checkpoints:
     root = find_root()
-    store = Checkpoints(root, state_dir(root), "")
+    store = Checkpoints(root, state_dir(root), "", sandbox=_ProjectSandbox(root))
     store.expire()
     return store
 

@@ -21,7 +21,10 @@ import os
 import time
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from edgar.config import Settings
 
 # provider -> (default key variable, base URL variable, default base URL)
 WIRE = {
@@ -67,7 +70,7 @@ def run(argv: list[str]) -> int:
         _line("settings", f"invalid: {exc}")
         return 1
     _line("settings", "valid")
-    problems += _sandbox(root)
+    problems += _sandbox(root, settings)
     from edgar.providers.models import lifecycle_note, resolve
 
     spec = resolve(settings.model)
@@ -94,11 +97,13 @@ def _line(label: str, text: str) -> None:
     print(f"  {label:<10}{text}")
 
 
-def _sandbox(root: Path) -> int:
-    """One line per confinement layer; a problem only when nothing confines commands."""
-    from edgar.sandbox import Policy, Sandbox
+def _sandbox(root: Path, settings: Settings) -> int:
+    """One line per confinement layer; a problem only when nothing confines commands. The
+    policy is the session's (``session_policy``), the probe the one commands use."""
+    from edgar.cli.sandboxes import session_policy
+    from edgar.sandbox import Sandbox
 
-    box = Sandbox(Policy.for_project(root))
+    box = Sandbox(session_policy(root, settings))
     _line("sandbox", f"{box.policy.mode}, network {'on' if box.policy.network else 'off'}")
     for layer in box.layers():
         _line("", f"{'+' if layer.active else '-'} {layer.name}: {layer.detail}")

@@ -52,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-turns", type=int, help=argparse.SUPPRESS)  # deprecated: --max-steps
     p.add_argument("--no-history", action="store_true", help="do not append to history.md")
     p.add_argument("--no-verify", action="store_true", help="skip the verify command")
+    p.add_argument("--auto-commit", action=argparse.BooleanOptionalAction, default=None,
+                   help="commit the files each turn changed, as edgar's ([git] auto_commit "
+                   "in config; off by default)")
     p.add_argument("-c", "--continue", dest="cont", action="store_true",
                    help="continue the most recent session")
     p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",

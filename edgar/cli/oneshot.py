@@ -179,8 +179,14 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
         bodies, sources = as_event(attached)
         app.bus.publish(Attached(bodies=bodies, sources=sources, session_id=session.id,
                                  turn_id=turn_id))
+    commits = app.commits
+    committed: str | None = None
     try:
+        if commits is not None:
+            await commits.begin()   # what is dirty now is the person's (ADR-0108)
         result = await run_turn(session, prompt or "", attached, turn_id=turn_id, expand=expand)
+        if commits is not None and result.outcome != "cancelled":
+            committed = await commits.after_turn(prompt or "", turn_id, result.files)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
@@ -221,6 +227,7 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
             **({"error": result.error_message} if result.error_message else {}),
             **({"plan": result.plan} if result.plan is not None else {}),
             "todos": session.todos.to_json(),
+            "commit": committed,   # the auto-commit's hash, or null
         }) + "\n")
     out.flush()
     if result.outcome == "cancelled":

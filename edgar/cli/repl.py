@@ -218,8 +218,18 @@ class Repl:
         from edgar.core.session import new_id
 
         self.turn_id = turn_id or new_id()
-        self._run(run_turn(self.app.session, text, attached, turn_id=self.turn_id,
-                           expand=expand))
+        commits, turn = self.app.commits, self.turn_id
+
+        async def work() -> Any:
+            if commits is not None:
+                await commits.begin()   # what is dirty now is the person's (ADR-0108)
+            result = await run_turn(self.app.session, text, attached, turn_id=turn,
+                                    expand=expand)
+            if commits is not None and result.outcome != "cancelled":
+                await commits.after_turn(text, turn, result.files)
+            return result
+
+        self._run(work())
 
     def run_foreground(self, work: Awaitable[Any]) -> None:
         self._run(work)

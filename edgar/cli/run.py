@@ -37,6 +37,7 @@ def settings_for(args: argparse.Namespace, root: Path):
 
     return load(root, overrides={"model": args.model, "permission_mode": args.permission_mode,
                                  "max_steps": args.max_steps,
+                                 "git.auto_commit": args.auto_commit,
                                  "max_turns": args.max_turns})   # deprecated (ADR-0058)
 
 

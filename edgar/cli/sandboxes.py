@@ -9,6 +9,9 @@ Guarantees:
   project entry has them only once the project is trusted (its hooks and servers do not run
   before), so a cloned repository cannot grant itself the network this way.
 - ``close`` releases every sandbox made here (not the session's own).
+- ``session_policy(root, settings)`` is the one way a session's policy is made from
+  ``[sandbox]`` (mode, network, writable dirs, passed variables): the session, its git,
+  ``edgar undo``/``diff`` and ``edgar doctor`` all ask it, so doctor reports what commands get.
 """
 
 from __future__ import annotations
@@ -21,8 +24,20 @@ from edgar.sandbox.session import SessionSandbox
 
 if TYPE_CHECKING:
     from edgar.config import Settings
+    from edgar.sandbox.policy import Policy
 
 Say = Callable[[Literal["info", "warning"], str], None]
+
+
+def session_policy(root: Path, settings: Settings, *, network: bool = False,
+                   writable: tuple[str, ...] = ()) -> Policy:
+    """The session's policy, widened by ``network``/``writable`` opt-ins (never narrowed)."""
+    from edgar.sandbox import Policy
+
+    box = settings.sandbox
+    extra = tuple(os.path.expanduser(p) for p in (*box.writable, *writable))
+    return Policy.for_project(root, mode=box.mode, network=box.network or network,
+                              extra_writable=extra, env=tuple(box.env))
 
 
 class Sandboxes:
@@ -34,14 +49,9 @@ class Sandboxes:
         key = (bool(network), tuple(sorted(set(writable))))
         box = self._made.get(key)
         if box is None:
-            from edgar.sandbox import Policy
-
-            base = self.settings.sandbox
-            extra = tuple(os.path.expanduser(p) for p in (*base.writable, *key[1]))
-
             def policy() -> Policy:
-                return Policy.for_project(self.root, mode=base.mode,
-                                          network=base.network or key[0], extra_writable=extra)
+                return session_policy(self.root, self.settings, network=key[0],
+                                      writable=key[1])
 
             def announce(level: Literal["info", "warning"], message: str) -> None:
                 if level == "warning" and self.say is not None:  # the layers are said once

@@ -22,11 +22,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, Sequence, TypeVar
 
 from edgar.bus import Bus
 from edgar.config import Settings, user_dir
 from edgar.conversation import Message
+from edgar.core.autocommit import Committer, GitOutcome, GitRun
 from edgar.core.checkpoints import Checkpoints
 from edgar.core.compaction import Compactor
 from edgar.core.instructions import NestedInstructions
@@ -48,6 +49,7 @@ from edgar.tools.registry import default_tools
 if TYPE_CHECKING:
     from edgar.hooks.runner import Hooks
     from edgar.mcp.manager import McpServers
+    from edgar.sandbox.policy import Policy
 
 LEARNING = "edgar.learning"
 T = TypeVar("T")
@@ -72,6 +74,7 @@ class App:
     hooks: Hooks | None = None      # when hooks are configured
     starts: list[Callable[[], None]] = field(default_factory=list)      # inside the loop
     async_closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    commits: Committer | None = None   # auto-commit and /commit (ADR-0108)
 
     async def running(self, work: Awaitable[T]) -> T:
         """Run ``work`` with the session's servers and hooks started, and end them after."""
@@ -193,8 +196,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     after_stop: list[AfterStop] = [verifier] if verifier is not None else []
     nested = NestedInstructions(root, Path.cwd())   # instruction files of touched dirs
     nested.already_seen(m.text() for m in history or [])
-    checkpoints = Checkpoints(root, state, sid)
     sandbox = session_sandbox(root, settings, bus, sid)
+    checkpoints = Checkpoints(root, state, sid, sandbox=sandbox)   # its git runs in there
     sandboxes = Sandboxes(root, settings, lambda level, message: bus.publish(
         Notice(level=level, message=message, session_id=sid)))
     tools = default_tools(settings.web)
@@ -240,22 +243,36 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                                history=settings.memory.history and not no_history)
     closers = [memory.close, log.close, sandbox.close, sandboxes.close] + (
         [transcript.close] if transcript is not None else []) + ([handle.close] if handle else [])
+    commits = Committer(root=root, state=state, run=own_git(root, sandbox),
+                        redact=project.redact, session_id=sid,
+                        enabled=settings.git.auto_commit,
+                        say=lambda level, message: bus.publish(Notice(
+                            level="warning" if level == "warning" else "info",
+                            message=message, session_id=sid)))
     app = App(project, state, bus, session, memory, learning=handle, closers=closers,
-              mcp=servers, hooks=hooks,
+              mcp=servers, hooks=hooks, commits=commits,
               starts=_starts(bus, sid, problems, servers, hooks, resumed=bool(history)),
               async_closers=[x.close for x in (servers, hooks) if x is not None])
     return app
 
 
+def own_git(root: Path, sandbox: SessionSandbox) -> GitRun:
+    """edgar's own git for this session: inside the session's sandbox, neutralised."""
+    from edgar.sandbox.git import git
+
+    def run(args: Sequence[str], *, input: bytes | None = None) -> Awaitable[GitOutcome]:
+        return git(args, root=root, sandbox=sandbox.get(), input=input)
+
+    return run
+
+
 def session_sandbox(root: Path, settings: Settings, bus: Bus,
                     session_id: str) -> SessionSandbox:
     """How this session's commands run; the first one announces the layers (a Notice)."""
-    from edgar.sandbox import Policy
+    from edgar.cli.sandboxes import session_policy
 
     def policy() -> Policy:
-        box = settings.sandbox
-        return Policy.for_project(root, mode=box.mode, network=box.network,
-                                  extra_writable=tuple(os.path.expanduser(p) for p in box.writable))
+        return session_policy(root, settings)
 
     def announce(level: Literal["info", "warning"], message: str) -> None:
         bus.publish(Notice(level=level, message=message, session_id=session_id))
@@ -263,7 +280,8 @@ def session_sandbox(root: Path, settings: Settings, bus: Bus,
     return SessionSandbox(policy, announce)
 
 
-def mcp_sandbox(root: Path, bus: Bus, session_id: str, network: bool) -> SessionSandbox:
+def mcp_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str,
+                network: bool) -> SessionSandbox:
     """The confinement of stdio MCP servers: the project's policy, network as configured."""
     from edgar.events import Notice
     from edgar.sandbox import Policy
@@ -272,7 +290,8 @@ def mcp_sandbox(root: Path, bus: Bus, session_id: str, network: bool) -> Session
         if level == "warning":  # the layers line is the session sandbox's to say
             bus.publish(Notice(level=level, message=f"mcp: {message}", session_id=session_id))
 
-    return SessionSandbox(lambda: Policy.for_project(root, network=network), announce)
+    env = tuple(settings.sandbox.env)
+    return SessionSandbox(lambda: Policy.for_project(root, network=network, env=env), announce)
 
 
 class _TurnCount:
@@ -351,7 +370,7 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                       trusted=project_trusted(root), startup_timeout=mcp.startup_timeout,
                       call_timeout=mcp.call_timeout,
                       trust_read_only_hint=mcp.trust_read_only_hint,
-                      sandbox=mcp_sandbox(root, bus, session_id, mcp.network))
+                      sandbox=mcp_sandbox(root, settings, bus, session_id, mcp.network))
 
 
 def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,

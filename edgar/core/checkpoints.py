@@ -9,6 +9,8 @@ Guarantees:
 - In a git work tree, files a ``shell`` call made dirty (clean before it, so equal to
   ``HEAD``) or created (untracked) are recorded too: undo restores them from ``HEAD`` or
   removes them. A shell change to a file that was already dirty is not seen (ADR-0048).
+  Every git command here goes through ``edgar.sandbox.git`` (inside the session's sandbox,
+  neutralised: the repository's config cannot make it run a program; ADR-0070).
 - The store is bounded (``max_bytes`` in all, ``max_file`` per copy): the oldest turns are
   dropped first; a file too large to copy is recorded as such and undo says so.
 - The store is short-lived: a session's turns are deleted once ``max_age`` (7 days) has passed
@@ -22,17 +24,23 @@ Guarantees:
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 if TYPE_CHECKING:
     from edgar.events import TurnStarted
+    from edgar.sandbox.core import Sandbox
+
+
+class Confinement(Protocol):
+    """Where edgar's git runs: the session's sandbox (built at first use)."""
+
+    def get(self) -> Sandbox: ...
 
 MAX_BYTES = 50_000_000
 MAX_FILE = 5_000_000
@@ -70,8 +78,10 @@ def _restore_file(path: Path, data: bytes, mode: int | None) -> None:
 
 class Checkpoints:
     def __init__(self, root: Path, state: Path, session_id: str, *,
-                 max_bytes: int = MAX_BYTES, max_file: int = MAX_FILE, max_age: float = MAX_AGE):
+                 max_bytes: int = MAX_BYTES, max_file: int = MAX_FILE, max_age: float = MAX_AGE,
+                 sandbox: Confinement | None = None):
         self.root = root.resolve()
+        self.sandbox = sandbox   # None: the project's default confined policy
         self.dir = state / "checkpoints"
         self.session_id = session_id
         self.max_bytes, self.max_file, self.max_age = max_bytes, max_file, max_age
@@ -137,15 +147,20 @@ class Checkpoints:
         self._save()
 
     # -- shell calls, in a git work tree -----------------------------------------------------
+    def _box(self) -> Sandbox:
+        if self.sandbox is not None:
+            return self.sandbox.get()
+        from edgar.sandbox import Policy, Sandbox
+
+        box = Sandbox(Policy.for_project(self.root))
+        self.sandbox = _Fixed(box)
+        return box
+
     async def _git(self, *args: str) -> bytes | None:
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                "git", *args, cwd=str(self.root), stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-            out, _ = await proc.communicate()
-        except OSError:
-            return None
-        return out if proc.returncode == 0 else None
+        from edgar.sandbox.git import git
+
+        done = await git(list(args), root=self.root, sandbox=self._box())
+        return done.stdout if done.ok else None
 
     async def _status(self) -> dict[str, str] | None:
         if not (self.root / ".git").exists():
@@ -244,7 +259,8 @@ class Checkpoints:
             total -= size
 
     async def _head(self, path: str) -> bytes | None:
-        return await self._git("show", f"HEAD:{path}")
+        # cat-file: the blob's bytes as stored, no filter and no textconv
+        return await self._git("cat-file", "blob", f"HEAD:{path}")
 
     async def undo(self, n: int = 1, session: str | None = None) -> list[list[Restored]]:
         """Restore the newest ``n`` turns (of ``session`` if given); one list per turn."""
@@ -318,6 +334,14 @@ class Checkpoints:
             lines = difflib.unified_diff(_lines(before), _lines(now), old_name, new_name, n=3)
             chunks.append("".join(lines))
         return "".join(chunks)
+
+
+class _Fixed:
+    def __init__(self, box: Sandbox):
+        self.box = box
+
+    def get(self) -> Sandbox:
+        return self.box
 
 
 def _lines(data: bytes) -> list[str]:

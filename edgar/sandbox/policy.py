@@ -6,6 +6,8 @@ Guarantees:
   ``.git`` itself when it is a file pointing elsewhere) and edgar's user dir stay read-only.
   ``read-only`` allows writes to the temp dirs only; ``off`` confines nothing.
 - Network is off unless ``network=True``.
+- ``env`` names the variables the person passes to commands beyond the allow-list of
+  ``edgar.sandbox.env`` (``[sandbox] env``); the policy carries names, never values.
 - ``anchors()`` names the directories between a writable root and a protected path, which
   the enforcement turns into mount points so the protected path cannot be renamed away
   (``mv .git x && mkdir .git``) from inside.
@@ -58,11 +60,13 @@ class Policy:
     protected: tuple[str, ...] = ()  # read-only even beneath a writable directory
     network: bool = False
     root: str | None = None          # the project root (where commands start)
+    env: tuple[str, ...] = ()        # more variables the person passes ([sandbox] env)
     devices: tuple[str, ...] = field(default=DEVICE_FILES)
 
     @classmethod
     def for_project(cls, root: Path, *, mode: Mode = "workspace-write", network: bool = False,
-                    extra_writable: tuple[str, ...] = (), user_dir: Path | None = None) -> Policy:
+                    extra_writable: tuple[str, ...] = (), user_dir: Path | None = None,
+                    env: tuple[str, ...] = ()) -> Policy:
         if mode not in MODES:
             raise ValueError(f"unknown sandbox mode {mode!r} (one of {', '.join(MODES)})")
         real = Path(os.path.realpath(root))
@@ -79,7 +83,8 @@ class Policy:
             user_dir = find_user_dir()
         protected.append(os.path.realpath(user_dir))
         return cls(mode=mode, writable=tuple(dict.fromkeys(writable)),
-                   protected=tuple(dict.fromkeys(protected)), network=network, root=str(real))
+                   protected=tuple(dict.fromkeys(protected)), network=network, root=str(real),
+                   env=tuple(dict.fromkeys(env)))
 
     @property
     def confined(self) -> bool:

@@ -68,6 +68,7 @@ GATES: tuple[Gate, ...] = (
     Gate("sandbox.mode", lambda v: v == "off", "runs commands without the sandbox"),
     Gate("sandbox.network", lambda v: v is True, "lets commands reach the network"),
     Gate("sandbox.writable", lambda v: bool(v), "lets commands write outside the project"),
+    Gate("sandbox.env", lambda v: bool(v), "passes more of your environment to commands"),
     Gate("verify.command", lambda v: bool(v), "runs this command after every turn that edits"),
     Gate("web.allow_hosts", lambda v: bool(v),
          "lets web_fetch reach these private or local addresses"),

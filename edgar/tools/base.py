@@ -138,6 +138,7 @@ class ToolContext:
     allow_outside_root: bool = False
     shell_timeout: float = 120.0
     depth: int = 0
+    # the one allow-list of edgar.sandbox.env; the shell adds the policy's [sandbox] env
     env: dict[str, str] = field(default_factory=lambda: strip_env(os.environ))
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
@@ -189,12 +190,12 @@ class Tool:
 
 _SPECS: dict[type, ToolSpec] = {}
 
-SECRET_WORDS = ("KEY", "SECRET", "TOKEN", "PASSWORD")
-
-
 def strip_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment a tool's subprocess sees: without any variable that names a secret."""
-    return {k: v for k, v in environ.items() if not any(w in k.upper() for w in SECRET_WORDS)}
+    """The environment a tool's subprocess sees: the sandbox's one allow-list
+    (``edgar.sandbox.env.command_env``), never a variable that holds a secret."""
+    from edgar.sandbox.env import command_env
+
+    return command_env(environ)
 
 
 def resolve(ctx: ToolContext, path: str) -> Path:

@@ -9,7 +9,8 @@ Guarantees:
   when the harness can vouch for it: it resolves to an executable on ``PATH`` outside the
   project, or to a file tracked in the project's git index. Otherwise it is None, and a fact
   says "a project command": no name the model made up ever reaches a fact.
-- Pure but for ``vouched_program``, which reads the file system and asks ``git ls-files``.
+- Pure but for ``vouched_program``, which reads the file system and asks ``git ls-files``
+  through ``edgar.sandbox.git`` (sandboxed, neutralised).
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
+
+if TYPE_CHECKING:
+    from edgar.sandbox.core import Sandbox
 
 
 @dataclass(frozen=True)
@@ -104,27 +107,35 @@ def _first_word(command: str) -> str:
     return words[0] if words else ""
 
 
-def _tracked(path: Path, root: Path) -> bool:
+def _tracked(path: Path, root: Path, sandbox: Sandbox | None) -> bool:
+    # edgar's own read-only question, asked through edgar's one git door: sandboxed and
+    # neutralised, so the repository's config cannot make ls-files run a program
+    from edgar.sandbox.git import git_sync
+
+    if sandbox is None:
+        from edgar.sandbox import Policy, Sandbox
+
+        sandbox = Sandbox(Policy.for_project(root))
     try:
-        # edgar's own read-only question, not the model's command; fsmonitor is the one
-        # setting through which a repository's config could make ls-files run a program
-        done = subprocess.run(["git", "-c", "core.fsmonitor=false", "-C", str(root), "ls-files",
-                               "--error-unmatch", "--", str(path.relative_to(root))],
-                              capture_output=True, timeout=5, stdin=subprocess.DEVNULL)
-    except (OSError, ValueError, subprocess.SubprocessError):
+        rel = str(path.relative_to(root))
+    except ValueError:
         return False
-    return done.returncode == 0
+    done = git_sync(["ls-files", "--error-unmatch", "--", rel], root=root, sandbox=sandbox,
+                    timeout=5)
+    return done.ok
 
 
-def vouched_program(command: str, root: Path, env: Mapping[str, str] | None = None) -> str | None:
-    """The basename of the command's first word if the harness can vouch for it, else None."""
+def vouched_program(command: str, root: Path, env: Mapping[str, str] | None = None,
+                    sandbox: Sandbox | None = None) -> str | None:
+    """The basename of the command's first word if the harness can vouch for it, else None
+    (``sandbox``: where edgar's git runs; the project's default policy when not given)."""
     word = _first_word(command)
     if not word:
         return None
     real_root = root.resolve()
     if "/" in word:
         path = (real_root / os.path.expanduser(word)).resolve()
-        if path.is_relative_to(real_root) and path.is_file() and _tracked(path, real_root):
+        if path.is_relative_to(real_root) and path.is_file() and _tracked(path, real_root, sandbox):
             return os.path.basename(word)
         return None
     search = os.pathsep.join(d for d in (env or os.environ).get("PATH", "").split(os.pathsep)
@@ -133,6 +144,6 @@ def vouched_program(command: str, root: Path, env: Mapping[str, str] | None = No
     if found is None:
         return None
     path = Path(found).resolve()
-    if path.is_relative_to(real_root) and not _tracked(path, real_root):
+    if path.is_relative_to(real_root) and not _tracked(path, real_root, sandbox):
         return None                                     # written into the project, not known
     return word

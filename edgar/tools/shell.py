@@ -6,7 +6,9 @@ Guarantees:
   enabled, edgar's environment out of reach, and every descendant killed at the timeout,
   on cancellation, and when the command exits while a child still holds its output (the
   output is returned all the same).
-- Its environment has no variable whose name contains KEY, SECRET, TOKEN or PASSWORD.
+- Its environment is the sandbox's one allow-list (``edgar.sandbox.env``: what a build
+  needs, never a secret-named variable or a URL password) plus the variables the person
+  passes with ``[sandbox] env``.
 - A write or connection the sandbox refused comes back as a failed call with a
   ``sandbox: …`` line saying so; a sandbox that could not be set up is an ``internal``
   failure and the command did not run.
@@ -72,8 +74,12 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> Complet
 
     if "\0" in command:
         raise ToolFailure("validation", "the command contains a NUL character")
-    done = await run(["bash", "-c", command], sandbox=sandbox_for(ctx), cwd=ctx.root,
-                     env=ctx.env, timeout=timeout, on_output=_shown(ctx.output))
+    from edgar.sandbox.env import passed
+
+    box = sandbox_for(ctx)
+    env = {**ctx.env, **passed(box.policy.env)}
+    done = await run(["bash", "-c", command], sandbox=box, cwd=ctx.root,
+                     env=env, timeout=timeout, on_output=_shown(ctx.output))
     if done.setup_error:
         raise ToolFailure("internal", f"sandbox: the command could not be started: "
                           f"{done.setup_error}")
@@ -108,7 +114,8 @@ class Shell(Tool):
         timeout = args.timeout or ctx.shell_timeout
         done = await run_command(args.command, ctx, timeout)
         code = None if done.timed_out else done.exit_code
-        program = vouched_program(args.command, ctx.root, ctx.env) if code != 0 else None
+        program = vouched_program(args.command, ctx.root, ctx.env,
+                                  sandbox_for(ctx)) if code != 0 else None
         if done.timed_out:
             partial = f"\n{done.output.rstrip()}" if done.output.strip() else ""
             raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed "

@@ -38,6 +38,7 @@ class App:
     memory: Any = None
     root: Path | None = None
     learning: Any = None
+    commits: Any = None   # auto-commit is not configured here
 
 
 def repl_for(tmp_path: Path, lines: list[dict], learning: Any = None, deny=()) -> Repl:

@@ -64,3 +64,37 @@ def as_user(user: User) -> dict:
     if os.geteuid() != 0:
         return {}
     return {"user": user.uid, "group": user.gid, "extra_groups": []}
+
+
+def runtime_copy(dest: str | os.PathLike[str], package_root: str | os.PathLike[str]) -> str:
+    """A PYTHONPATH an ordinary user can import edgar from: a copy of the package and of the
+    installed files of every runtime dependency (recursively, extras left out) under ``dest``;
+    the interpreter's own site-packages may sit under /root, where that uid cannot read."""
+    import re
+    from importlib import metadata
+    from pathlib import Path
+
+    target = Path(dest)
+    shutil.copytree(Path(package_root) / "edgar", target / "edgar",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    seen: set[str] = set()
+    todo = [r for r in metadata.requires("edgar") or [] if "extra ==" not in r]
+    while todo:
+        name = re.split(r"[ ;<>=!~\[(]", todo.pop(), maxsplit=1)[0].lower().replace("_", "-")
+        if not name or name in seen:
+            continue
+        seen.add(name)
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        todo += [r for r in dist.requires or [] if "extra ==" not in r]
+        for file in dist.files or []:
+            if "__pycache__" in file.parts or str(file).startswith(".."):
+                continue
+            source = Path(str(file.locate()))
+            if source.is_file():
+                out = target / file
+                out.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, out)
+    return str(target)

@@ -80,6 +80,7 @@ class FakeApp:
     state: Path
     memory: Any = None
     redact: Any = staticmethod(lambda s: s)
+    commits: Any = None   # auto-commit is not configured here
 
     @property
     def root(self) -> Path:  # @path attachments resolve against the project root

@@ -47,6 +47,7 @@ class FakeApp:
     state: Path
     memory: Any = None
     root: Path | None = None
+    commits: Any = None   # auto-commit is not configured here
 
 
 @pytest.fixture

@@ -121,11 +121,15 @@ def test_shell_timeout_kills_the_whole_process_group(ctx):
 def test_shell_environment_has_no_secrets(ctx, monkeypatch):
     monkeypatch.setenv("MY_API_KEY", "k1")
     monkeypatch.setenv("GH_TOKEN", "k2")
-    monkeypatch.setenv("HARMLESS", "ok")
+    monkeypatch.setenv("GH_PAT", "k3")                  # secret, though no KEY/TOKEN in it
+    monkeypatch.setenv("DATABASE_URL", "postgres://app:pw@db/x")   # a password in a URL
+    monkeypatch.setenv("HARMLESS", "ok")               # not a build variable: not passed
+    monkeypatch.setenv("LANG", "C.UTF-8")
     ctx.env = strip_env(os.environ)
     block, _ = call(ctx, "shell", {"command": "env"})
-    assert "HARMLESS=ok" in block.content
-    assert "MY_API_KEY" not in block.content and "GH_TOKEN" not in block.content
+    assert "LANG=C.UTF-8" in block.content
+    for name in ("MY_API_KEY", "GH_TOKEN", "GH_PAT", "DATABASE_URL", "HARMLESS"):
+        assert name not in block.content
 
 
 def test_program_of():
