@@ -211,13 +211,32 @@ class FactLearned(Event):
     Invariant: published only by the learning package, right after the store has made fact
     ``fact_id`` active; ``text`` is the text as stored (one redacted line), ``provenance``
     its provenance, and ``reactivated`` is true when a line typed now re-activated a fact that
-    was pending, rejected or forgotten.
+    was pending, rejected or forgotten. ``replaced_id`` names the active fact this one
+    superseded (ADR-0080), forgotten in the same transaction, and ``replaced_text`` its text;
+    None and "" when it replaced none.
     """
 
     fact_id: int
     text: str
     provenance: str
     reactivated: bool = False
+    replaced_id: int | None = None
+    replaced_text: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactProposed(Event):
+    """A typed clause read as a standing instruction without the directive form (issue 22).
+
+    Invariant: published only by the learning package, right after the store has added fact
+    ``fact_id`` as *pending* with provenance ``user-prompt-implicit`` (never active on its
+    own); ``text`` is its stored text. Text already stored (a proposal turned down before, or
+    a known rule) is not proposed again.
+    """
+
+    fact_id: int
+    text: str
+    sha256: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -236,7 +255,7 @@ class Notice(Event):
 ALL_EVENTS: tuple[type[Event], ...] = (
     PromptTyped, Attached, TurnStarted, QueueDelivered, SkillsActivated, TextDelta,
     ThinkingDelta, ToolProposed, ToolOutput, ToolFinished, VerifyFinished, ModelResponded,
-    Compacted, TurnFinished, FactLearned, Notice,
+    Compacted, TurnFinished, FactLearned, FactProposed, Notice,
 )
 
 

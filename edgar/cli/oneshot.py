@@ -25,8 +25,8 @@ import sys
 from typing import IO, TYPE_CHECKING
 
 from edgar.events import (
-    Attached, ErrorRecord, Event, FactLearned, ModelResponded, Notice, PromptTyped, TextDelta, ToolFinished,
-    ToolProposed, to_dict,
+    Attached, ErrorRecord, Event, FactLearned, FactProposed, ModelResponded, Notice, PromptTyped,
+    TextDelta, ToolFinished, ToolProposed, to_dict,
 )
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ class _Printer:
         self.err_tty = err.isatty()
         self.ended_with_newline = True
         self.learned: list[FactLearned] = []
+        self.proposals: list[FactProposed] = []
         self.mode, self.access = mode, access or {}
         self.proposed: dict[str, ToolProposed] = {}
         self.denials: list[dict[str, object]] = []
@@ -97,6 +98,8 @@ class _Printer:
         match event:
             case FactLearned():
                 self.learned.append(event)
+            case FactProposed():
+                self.proposals.append(event)
             case ToolProposed(depth=0):
                 self.proposed[event.call_id] = event
             case ModelResponded(depth=0):
@@ -124,6 +127,10 @@ class _Printer:
                 from edgar.cli.render import learned_line
 
                 self.err.write(f"edgar: {learned_line(event, 'edgar memory forget')}\n")
+            case FactProposed():
+                from edgar.cli.render import proposed_line
+
+                self.err.write(f"edgar: {proposed_line(event)}\n")
 
 
 async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None = None,
@@ -224,6 +231,7 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
             "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
                          "reactivated": e.reactivated} for e in printer.learned],
+            "proposed": [{"id": e.fact_id, "text": e.text} for e in printer.proposals],
             **({"error": result.error_message} if result.error_message else {}),
             **({"plan": result.plan} if result.plan is not None else {}),
             "todos": session.todos.to_json(),

@@ -15,6 +15,8 @@ Guarantees:
   CLI runs one-shot instead, stdin attached). With a terminal on stdin but not on stdout it
   runs line by line: each typed line is one prompt, run to completion, plain output, no
   confirmations (the gate refuses instead).
+- After a turn that proposed a fact (an implicit rule, issue 22) it asks once, inline:
+  ``remember "…"? [y/N/e(dit)]``; the next line typed answers it (cli/proposal.py).
 - ``first`` (``edgar "PROMPT"``) goes through ``submit`` like any line typed.
 - ``# text`` is one ``PromptTyped(remember=True)`` and starts no turn (said when learning is
   not installed); ``!cmd`` runs the command (cli/bang.py) and starts no turn either: its
@@ -37,6 +39,7 @@ from typing import TYPE_CHECKING, IO, Any, Awaitable, Protocol
 
 from edgar.cli import slash
 from edgar.cli.asker import Asker, Screen
+from edgar.cli.proposal import Proposals
 from edgar.cli.attach import AT_PATH, AttachRefused, as_event, typed
 from edgar.cli.attach import attached as attachments
 from edgar.cli.banner import greet
@@ -82,6 +85,10 @@ class Repl:
         self.turn_id = ""                        # id of the turn running in the foreground
         self._cancelling = False
         self.notes: list[Attachment] = []        # for the next turn: /undo notes, !cmd output
+        self.proposals = Proposals(getattr(app, "memory", None), self.say, self._put_back)
+
+    def _put_back(self, text: str) -> None:
+        self.default = text
 
     @property
     def prompt(self) -> Any:
@@ -109,6 +116,9 @@ class Repl:
         from edgar.core.session import new_id
 
         line = typed(line)
+        if (self.proposals.asked is not None and not self.busy and self.asking is None
+                and not slash.is_command(line) and self.proposals.answer(line)):
+            return                  # the answer to `remember "…"? [y/N/e(dit)]`
         if not line.strip():
             return
         custom = self._custom(line)
@@ -271,6 +281,8 @@ class Repl:
             lines = queue.drain()
             self.app.bus.publish(QueueDelivered(count=len(lines), session_id=self.app.session.id))
             self._start_turn(PromptQueue.burst(lines), [])
+        if not self.busy:           # one question per turn, after it (cli/proposal.py)
+            self.proposals.after_turn(self.app.session.id)
         self._invalidate()
 
     def _give_back(self, lines: list[str]) -> None:

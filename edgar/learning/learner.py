@@ -1,4 +1,4 @@
-"""The learner: a line a person typed → at most one fact (seed 004, stop 1; ADR-0017, ADR-0021).
+"""The learner: a message a person typed → its facts (seed 004, stop 1; ADR-0017, ADR-0021, ADR-0080).
 
 Guarantees:
 - ``Learner`` acts only on a ``PromptTyped`` at depth 0. That type check is the whole
@@ -16,8 +16,11 @@ Guarantees:
   never holds text from a sentence other than the one its directive word starts.
 - A ``PromptTyped`` with ``remember`` (the person typed ``# text``) is saved as that text, no
   directive word needed (``remembered``): they asked for exactly this.
-- Facts are saved with provenance ``user-prompt``; the store normalises, redacts and
-  refuses duplicates. Each one learned is published as ``FactLearned``.
+- ``Learner`` reads the whole message with ``hearing.hear()`` (every clause a candidate):
+  rules are saved with provenance ``user-prompt`` (active), replacing the facts they
+  supersede (ADR-0080), and published as ``FactLearned``; proposals are saved pending with
+  provenance ``user-prompt-implicit`` and published as ``FactProposed``. The store
+  normalises, redacts and refuses duplicates.
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ _END = re.compile(r"(?<=\S)(?:[.!?;]+[\"'’”)\]]*)(?=\s|$)|\n")
 _AFTER_DIRECTIVE = re.compile(r"\s+(\S+)")
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
+    """``text`` as plain lines: control and format characters dropped, spaces folded."""
     # Control and format characters (NUL, ESC, zero-width, bidi overrides) have no place in
     # text that goes into every system prompt. Line breaks end a sentence, so they are kept
     # as "\n" here; other whitespace folds to one space.
@@ -111,7 +115,7 @@ def extract(line: str) -> str | None:
 
 
 def _rule(line: str) -> str | None:
-    text = _plain(line)
+    text = plain(line)
     lead = grammar.LEAD.match(text)
     text = text[lead.end():] if lead else text
     ever = grammar.DONT_EVER.match(text)
@@ -137,15 +141,19 @@ def _rule(line: str) -> str | None:
 def remembered(line: str) -> str | None:
     """The fact a ``# text`` line asks for: its text after the ``#``, as one plain line (at
     most ``LONGEST`` characters), or None when nothing is left."""
-    text = " ".join(_plain(line.strip().removeprefix("#")).split("\n")).strip()
+    text = " ".join(plain(line.strip().removeprefix("#")).split("\n")).strip()
     return text if 0 < len(text) <= LONGEST else None
 
 
 class Learner:
-    """Subscriber: depth-0 ``PromptTyped`` → ``extract()`` → an active ``user-prompt`` fact.
+    """Subscriber: depth-0 ``PromptTyped`` → ``hearing.hear()`` → facts.
 
-    Typing a rule that is already stored but not active (pending, rejected or forgotten) is
-    an explicit act: the fact becomes active again and that is announced too.
+    Each rule a message states becomes an active ``user-prompt`` fact, forgetting the active
+    facts it supersedes (``memory/subjects.replaces``, ADR-0080); each proposal becomes a
+    *pending* ``user-prompt-implicit`` fact (published as ``FactProposed``) for the person to
+    accept or turn down. Typing a rule that is already stored but not active (pending,
+    rejected or forgotten) is an explicit act: the fact becomes active again and that is
+    announced too. A ``# text`` line is saved as that text, whole.
     """
 
     def __init__(self, memory, publish: Callable[[Event], None] | None = None) -> None:
@@ -153,20 +161,46 @@ class Learner:
         self.publish = publish
 
     def __call__(self, event: Event) -> None:
-        from edgar.events import FactLearned, PromptTyped   # (already loaded by the bus)
+        from edgar.events import PromptTyped   # (already loaded by the bus)
+        from edgar.learning.hearing import Heard, hear
 
         if type(event) is not PromptTyped or event.depth != 0:
             return                      # not typed by a person: never looked at
-        fact = remembered(event.text) if event.remember else extract(event.text)
-        if fact is None:
-            return
+        if event.remember:
+            fact = remembered(event.text)
+            said = [Heard("rule", fact)] if fact is not None else []
+        else:
+            said = hear(event.text)
         source = f"session {event.session_id} turn {event.turn_id or '-'}"
-        stored = self.memory.add(fact, "user-prompt", source=source)
+        for heard in said:
+            if heard.kind == "rule":
+                self._rule(heard.text, source, event)
+            else:
+                self._proposal(heard.text, source, event)
+
+    def _rule(self, fact: str, source: str, event) -> None:
+        from edgar.events import FactLearned
+        from edgar.memory.subjects import superseded
+
+        old = superseded(self.memory.list("active"), self.memory.clean(fact))
+        stored = self.memory.add(fact, "user-prompt", source=source,
+                                 replacing=[f.id for f in old])
         reactivated = False
         if stored is None:
             stored = self.memory.reactivate(fact, "user-prompt", source=source)
             reactivated = stored is not None
+            old = []
         if stored is not None and self.publish is not None:
             self.publish(FactLearned(fact_id=stored.id, text=stored.text,
                                      provenance=stored.provenance, reactivated=reactivated,
+                                     replaced_id=old[0].id if old else None,
+                                     replaced_text=old[0].text if old else "",
                                      session_id=event.session_id, turn_id=event.turn_id))
+
+    def _proposal(self, text: str, source: str, event) -> None:
+        from edgar.events import FactProposed
+
+        stored = self.memory.add(text, "user-prompt-implicit", source=source)
+        if stored is not None and self.publish is not None:
+            self.publish(FactProposed(fact_id=stored.id, text=stored.text, sha256=stored.sha256,
+                                      session_id=event.session_id, turn_id=event.turn_id))
