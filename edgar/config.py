@@ -195,11 +195,10 @@ class WebSettings(_Section):
 
 class GitSettings(_Section):
     """``[git]``: commits edgar makes (ADR-0108). ``auto_commit``: each turn that changed files
-    ends with a commit of exactly those files; ``commit_model``: a model that writes the
-    message from the diff (one more call per commit), else a summary of the prompt and files."""
+    ends with a commit of exactly those files, its message the prompt's first line and the
+    files (no model call)."""
 
     auto_commit: bool = False
-    commit_model: str | None = Field(None, min_length=1)
 
 
 class HookSettings(_Section):

@@ -69,7 +69,14 @@ def run_undo(argv: list[str]) -> int:
     if not stored:
         print("nothing to undo: no turn has changed files in this project yet")
         return 0
-    done = asyncio.run(store.undo(args.turns))
+    from edgar.cli.commit_undo import undo
+    from edgar.cli.setup import own_committer
+
+    commits = own_committer(store.root, store.dir.parent, _ProjectSandbox(store.root))
+    done, refusal = asyncio.run(undo(store, commits, args.turns))
+    if refusal is not None:   # edgar's commit cannot be taken back: nothing changed
+        print(f"edgar undo: {refusal}; nothing was changed", file=sys.stderr)
+        return 1
     lines = describe(done)
     print(f"undid {len(done)} turn{'s' * (len(done) != 1)}" +
           (f" (only {stored} stored)" if args.turns > stored else ""))

@@ -141,6 +141,9 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed) 
     try:
         if prompt is not None and prompt.startswith("!") and not attached:
             return asyncio.run(app.running(_bang(app, prompt[1:].strip())))
+        word, _, rest = (prompt or "").partition(" ")
+        if word == "/commit" and not attached and app.commits is not None:
+            return asyncio.run(app.running(_commit(app, rest.strip())))
         expand = command_expansion(app, prompt or "")
         return asyncio.run(app.running(run_prompt(app, prompt, attached, args.output_format,
                                                   expand=expand)))
@@ -160,6 +163,26 @@ async def _bang(app, command: str) -> int:
     print(f"edgar: {shown[-1].strip('()')}" if len(shown) > 1 else f"edgar: {shown[0]}",
           file=sys.stderr)
     return 0 if shown[-1] == "(exit 0)" else 1
+
+
+async def _commit(app, message: str) -> int:
+    """``edgar -p /commit [MESSAGE]``: the REPL's ``/commit``, no model call; the new hash on
+    stdout, what happened on stderr; exit 1 when git failed."""
+    from edgar.events import Notice
+
+    failed: list[str] = []
+
+    def said(event) -> None:
+        if isinstance(event, Notice):
+            print(f"edgar: {event.message}", file=sys.stderr)
+            if event.level != "info":
+                failed.append(event.message)
+
+    app.observe(said)
+    made = await app.commits.commit_pending(message)
+    if made:
+        print(made)
+    return 1 if failed else 0
 
 
 def command_expansion(app, line: str) -> Expand | None:

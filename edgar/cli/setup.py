@@ -42,6 +42,7 @@ from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider, start_notes
 from edgar.sandbox.session import SessionSandbox
+from edgar.spawn import Confinement
 from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.base import Tool
 from edgar.tools.registry import default_tools
@@ -256,7 +257,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     return app
 
 
-def own_git(root: Path, sandbox: SessionSandbox) -> GitRun:
+def own_git(root: Path, sandbox: Confinement) -> GitRun:
     """edgar's own git for this session: inside the session's sandbox, neutralised."""
     from edgar.sandbox.git import git
 
@@ -264,6 +265,16 @@ def own_git(root: Path, sandbox: SessionSandbox) -> GitRun:
         return git(args, root=root, sandbox=sandbox.get(), input=input)
 
     return run
+
+
+def own_committer(root: Path, state: Path, sandbox: Confinement) -> Committer:
+    """A ``Committer`` outside a session (``edgar undo``): git in ``sandbox``, what it says
+    printed on stderr."""
+    def printed(level: str, message: str) -> None:
+        print(f"edgar: {message}", file=sys.stderr)
+
+    return Committer(root=root, state=state, run=own_git(root, sandbox),
+                     redact=Redactor.from_environ(os.environ), say=printed, session_id="")
 
 
 def session_sandbox(root: Path, settings: Settings, bus: Bus,

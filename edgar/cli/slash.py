@@ -1,5 +1,6 @@
 """Slash commands of the REPL: ``/help``, ``/exit``, ``/clear``, ``/model``, ``/mode``, ``/cost``,
-``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``, ``/mcp``.
+``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``, ``/undo``, ``/commit``, ``/diff``,
+``/mcp``.
 
 Guarantees:
 - A line is a command iff ``is_command`` says so (``/word`` with a known or path-free
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 from edgar.tools.modes import MODES, PLAN
 
 if TYPE_CHECKING:
+    from edgar.core.autocommit import Committer
     from edgar.core.session import Session
     from edgar.mcp.manager import McpServers
     from edgar.memory.store import MemoryStore
@@ -32,6 +34,11 @@ class AppView(Protocol):
 
     @property
     def memory(self) -> MemoryStore | None: ...
+
+    @property
+    def commits(self) -> Committer | None:
+        """Auto-commit and ``/commit`` (ADR-0108), or None where there is no git."""
+        ...
 
     @property
     def mcp(self) -> McpServers | None:
@@ -275,7 +282,12 @@ async def _undo(host: Host, arg: str) -> None:
     if arg and (not arg.isdigit() or int(arg) < 1):
         host.say("usage: /undo [N] — N turns, at least 1", "yellow")
         return
-    done = await store.undo(int(arg or 1), session=host.app.session.id)
+    from edgar.cli.commit_undo import undo
+
+    done, refusal = await undo(store, host.app.commits, int(arg or 1), host.app.session.id)
+    if refusal is not None:
+        host.say(f"/undo: {refusal}; nothing was changed", "yellow")
+        return
     if not done:
         host.say("nothing to undo: no turn of this session has changed files", "yellow")
         return
@@ -286,6 +298,16 @@ async def _undo(host: Host, arg: str) -> None:
     # the model must not go on believing its edits are still there
     host.note_for_model("The user ran /undo; these files are back as they were before your "
                         "change: " + "; ".join(lines))
+
+
+@command("commit", "/commit [MESSAGE]", "commit every pending change (and the files edgar "
+         "wrote), as edgar's", idle_only=True)
+async def _commit(host: Host, arg: str) -> None:
+    commits = host.app.commits
+    if commits is None:
+        host.say("commit is not available here", "yellow")
+        return
+    await commits.commit_pending(arg.strip())   # what it did is said as a Notice
 
 
 @command("diff", "/diff", "this session's changes as a unified diff")
