@@ -10,6 +10,8 @@ Guarantees:
   of the committed paths are reset after: the work tree, the index and the branch are as they
   were before those turns; what the person staged for other paths stays staged.
 - Turns without a commit are undone exactly as before.
+- The checkpoints' own check (ADR-0078: a file changed since its turn) runs after the
+  commits' check and before any git ref moves; when it stops, nothing is changed and its ``Undone.changed`` is returned.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from edgar.core.autocommit import Committer, Record
-    from edgar.core.checkpoints import Checkpoints, Restored
+    from edgar.core.checkpoints import Checkpoints, Undone
 
 
 async def undo(store: Checkpoints, commits: Committer | None, n: int,
-               session: str | None = None) -> tuple[list[list[Restored]], str | None]:
+               session: str | None = None, force: bool = False) -> tuple[Undone, str | None]:
     """(what each undone turn restored, newest first; why nothing was undone, or None)."""
     chosen = list(reversed(store.turns(session)[-n:])) if n > 0 else []
     found: list[Record] = []
@@ -30,12 +32,22 @@ async def undo(store: Checkpoints, commits: Committer | None, n: int,
         found, refusal = await commits.undo_check(
             [(str(m.get("session", "")), str(m.get("turn", ""))) for _, m in chosen])
         if refusal is not None:
-            return [], refusal
-        if found:
-            problem = await commits.undo_reset(found)
-            if problem is not None:
-                return [], f"git reset failed ({problem}): nothing was changed"
-    done = await store.undo(n, session=session)
+            return _nothing(), refusal
+    if not force:   # the checkpoints' check too, before any ref moves
+        check = await store.undo(n, session=session, dry=True)
+        if check.changed:
+            return check, None
+    if commits is not None and found:
+        problem = await commits.undo_reset(found)
+        if problem is not None:
+            return _nothing(), f"git reset failed ({problem}): nothing was changed"
+    done = await store.undo(n, session=session, force=force)
     if commits is not None and found:
         await commits.undo_index(found)
     return done, None
+
+
+def _nothing() -> Undone:
+    from edgar.core.checkpoints import Undone
+
+    return Undone()

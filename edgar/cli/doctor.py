@@ -102,8 +102,9 @@ def _sandbox(root: Path, settings: Settings) -> int:
     """One line per confinement layer; a problem only when nothing confines commands. The
     policy is the session's (``session_policy``), the probe the one commands use."""
     from edgar.cli.sandboxes import session_policy
-    from edgar.sandbox import Sandbox
+    from edgar.sandbox import Sandbox, harden_self
 
+    harden_self()   # as a session is before its first command: the probe then runs alike
     box = Sandbox(session_policy(root, settings))
     _line("sandbox", f"{box.policy.mode}, network {'on' if box.policy.network else 'off'}")
     for layer in box.layers():

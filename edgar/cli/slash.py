@@ -271,33 +271,43 @@ def _skill(host: Host, arg: str) -> None:
     host.say(f"skill {arg} will be in the next model call", "dim")
 
 
-@command("undo", "/undo [N]", "put back the files the last (N) turns changed", idle_only=True)
+@command("undo", "/undo [N] [--force]", "put back the files the last (N) turns changed",
+         idle_only=True)
 async def _undo(host: Host, arg: str) -> None:
-    from edgar.core.checkpoints import describe
+    from edgar.core.checkpoints import describe, describe_refusal
 
     store = host.app.session.checkpoints
     if store is None:
         host.say("checkpoints are not available", "yellow")
         return
-    if arg and (not arg.isdigit() or int(arg) < 1):
-        host.say("usage: /undo [N] — N turns, at least 1", "yellow")
+    words = arg.split()
+    force = "--force" in words
+    words = [w for w in words if w != "--force"]
+    if len(words) > 1 or (words and (not words[0].isdigit() or int(words[0]) < 1)):
+        host.say("usage: /undo [N] [--force] — N turns, at least 1", "yellow")
         return
     from edgar.cli.commit_undo import undo
 
-    done, refusal = await undo(store, host.app.commits, int(arg or 1), host.app.session.id)
+    done, refusal = await undo(store, host.app.commits, int(words[0]) if words else 1,
+                               host.app.session.id, force=force)
     if refusal is not None:
         host.say(f"/undo: {refusal}; nothing was changed", "yellow")
         return
-    if not done:
+    if done.changed:
+        for line in describe_refusal(done.changed):
+            host.say(line, "yellow")
+        return
+    if not done.steps:
         host.say("nothing to undo: no turn of this session has changed files", "yellow")
         return
-    lines = describe(done)
-    host.say(f"undid {len(done)} turn{'s' * (len(done) != 1)}:", "bold")
+    lines = describe(done.steps)
+    host.say(f"undid {len(done.steps)} turn{'s' * (len(done.steps) != 1)}:", "bold")
     for line in lines:
         host.say(f"  {line}")
     # the model must not go on believing its edits are still there
     host.note_for_model("The user ran /undo; these files are back as they were before your "
-                        "change: " + "; ".join(lines))
+                        "change: " + "; ".join(line.strip() for line in lines
+                                               if line.startswith("  ")))
 
 
 @command("commit", "/commit [MESSAGE]", "commit every pending change (and the files edgar "

@@ -87,6 +87,8 @@ class ChangeRecorder(Protocol):
 
     def before_write(self, path: str) -> None: ...
 
+    def after_write(self, path: str) -> None: ...
+
     async def before_shell(self) -> None: ...
 
     async def after_shell(self) -> None: ...
@@ -196,7 +198,11 @@ def resolve(ctx: ToolContext, path: str) -> Path:
     if "\0" in path:
         raise ToolFailure("validation", "the path contains a NUL character")
     raw = Path(os.path.expanduser(path))
-    full = (raw if raw.is_absolute() else ctx.root / raw).resolve()
+    try:
+        full = (raw if raw.is_absolute() else ctx.root / raw).resolve()
+    except OSError as exc:   # a link loop, or a component swapped while it was being read
+        raise ToolFailure("denied", f"{path}: cannot be resolved ({exc.strerror or exc}); "
+                          "edgar does not follow links that loop or change under it") from None
     root = ctx.root.resolve()
     if not ctx.allow_outside_root and full != root and root not in full.parents:
         raise ToolFailure("denied", f"{path} is outside the project root {root}; "
