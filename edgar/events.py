@@ -37,7 +37,7 @@ ErrorKind = Literal[
     "refusal",           # the model declined to answer
     "mcp_error",         # an MCP server answered isError, refused the call, or went away
 ]
-Outcome = Literal["ok", "error", "cancelled"]
+Outcome = Literal["ok", "error", "cancelled", "blocked"]
 NoticeLevel = Literal["info", "warning", "error"]
 
 
@@ -195,7 +195,10 @@ class Compacted(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnFinished(Event):
-    """Fires exactly once per turn. ``error`` carries the shape of what ended it, if anything."""
+    """Fires exactly once per turn. ``error`` carries the shape of what ended it, if anything.
+
+    ``blocked``: a UserPromptSubmit hook refused the prompt before any ``PromptTyped`` was
+    published; nothing was sent to the model, learned or kept (ADR-0077)."""
 
     outcome: Outcome
     duration: float = 0.0

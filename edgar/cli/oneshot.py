@@ -137,7 +137,7 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
                      fmt: str = "text", out: IO[str] = sys.stdout,
                      err: IO[str] = sys.stderr, expand: Expand | None = None) -> int:
     """Run one turn for what was typed (``prompt``; None: nothing was) and the attachments."""
-    from edgar.core.loop import run_turn
+    from edgar.core.loop import blocked_turn, run_turn, screen_prompt
     from edgar.core.session import new_id
 
     access = {name: tool.access for name, tool in app.session.tools.items()}
@@ -178,22 +178,29 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
             err.write("edgar: nothing new to remember (already remembered, or too long)\n")
         return EXIT_OK
     turn_id = new_id()   # the PromptTyped names the turn it starts (ADR-0002)
-    if prompt is not None:
-        app.bus.publish(PromptTyped(text=prompt, session_id=session.id, turn_id=turn_id))
-    if attached:
-        from edgar.cli.attach import as_event
-
-        bodies, sources = as_event(attached)
-        app.bus.publish(Attached(bodies=bodies, sources=sources, session_id=session.id,
-                                 turn_id=turn_id))
     commits = app.commits
     committed: str | None = None
     try:
-        if commits is not None:
-            await commits.begin()   # what is dirty now is the person's (ADR-0108)
-        result = await run_turn(session, prompt or "", attached, turn_id=turn_id, expand=expand)
-        if commits is not None and result.outcome != "cancelled":
-            committed = await commits.after_turn(prompt or "", turn_id, result.files)
+        # the person's UserPromptSubmit hooks first: a refused prompt is never published,
+        # so never learned or logged (ADR-0077)
+        refusal = await screen_prompt(session, prompt or "")
+        if refusal is not None:
+            result = blocked_turn(session, turn_id, refusal)
+        else:
+            if prompt is not None:
+                app.bus.publish(PromptTyped(text=prompt, session_id=session.id, turn_id=turn_id))
+            if attached:
+                from edgar.cli.attach import as_event
+
+                bodies, sources = as_event(attached)
+                app.bus.publish(Attached(bodies=bodies, sources=sources, session_id=session.id,
+                                         turn_id=turn_id))
+            if commits is not None:
+                await commits.begin()   # what is dirty now is the person's (ADR-0108)
+            result = await run_turn(session, prompt or "", attached, turn_id=turn_id,
+                                    expand=expand, screened=True)
+            if commits is not None and result.outcome != "cancelled":
+                committed = await commits.after_turn(prompt or "", turn_id, result.files)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
@@ -241,7 +248,7 @@ async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None 
     if result.outcome == "cancelled":
         err.write("edgar: cancelled\n")
         return EXIT_CANCELLED
-    if result.outcome == "error":
+    if result.outcome in ("error", "blocked"):
         err.write(f"edgar: {result.error_message or 'the turn failed'}\n")
         return EXIT_ERROR
     return EXIT_OK

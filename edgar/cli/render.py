@@ -394,6 +394,7 @@ class RichRenderer:
             self.queued.clear()    # given back to the prompt by the REPL, not delivered
         self.phase = ""
         label, style = {"ok": ("✓", "dim green"), "cancelled": ("⏹ interrupted", "yellow"),
-                        "error": ("✗ failed", "red")}[event.outcome]
+                        "error": ("✗ failed", "red"),
+                        "blocked": ("⊘ blocked by a hook", "yellow")}[event.outcome]
         stats = f" · {event.duration:.1f}s · {tokens(event.tokens)} tokens · {money(event.cost)}"
         self._print(Text.assemble((label, style), (stats, "dim")))

@@ -139,6 +139,13 @@ class Repl:
             self.default = line
             return
         if self.busy:
+            # asked before it is published: a refused line is never learned, kept or queued
+            from edgar.core.loop import screen_prompt
+
+            refusal = await screen_prompt(session, line)
+            if refusal is not None:
+                self.say(f"edgar: {refusal} — the line was not queued", "yellow")
+                return
             self.app.bus.publish(PromptTyped(text=line, queued=True, session_id=session.id,
                                              turn_id=self.turn_id))
             session.queue.put(line)
@@ -162,6 +169,12 @@ class Repl:
         restored, self.restored = self.restored, None
         turn_id = new_id()
         if line != restored:  # lines given back unchanged were published when first typed
+            from edgar.core.loop import blocked_turn, screen_prompt
+
+            refusal = await screen_prompt(session, line)   # before PromptTyped (ADR-0077)
+            if refusal is not None:
+                blocked_turn(session, turn_id, refusal)
+                return
             self.app.bus.publish(PromptTyped(text=line, session_id=session.id, turn_id=turn_id))
         attached += self.notes
         self.notes = []
@@ -214,7 +227,7 @@ class Repl:
 
     # -- the foreground task: a turn, or a long command such as /compact -------------
     def _start_turn(self, text: str, attached: list[Attachment], turn_id: str = "",
-                    expand: Expand | None = None) -> None:
+                    expand: Expand | None = None, screened: bool = True) -> None:
         from edgar.core.loop import run_turn
         from edgar.core.session import new_id
 
@@ -225,7 +238,7 @@ class Repl:
             if commits is not None:
                 await commits.begin()   # what is dirty now is the person's (ADR-0108)
             result = await run_turn(self.app.session, text, attached, turn_id=turn,
-                                    expand=expand)
+                                    expand=expand, screened=screened)
             if commits is not None and result.outcome != "cancelled":
                 await commits.after_turn(text, turn, result.files)
             return result
