@@ -37,7 +37,7 @@ ErrorKind = Literal[
     "refusal",           # the model declined to answer
     "mcp_error",         # an MCP server answered isError, refused the call, or went away
 ]
-Outcome = Literal["ok", "error", "cancelled"]
+Outcome = Literal["ok", "error", "cancelled", "blocked"]
 NoticeLevel = Literal["info", "warning", "error"]
 
 
@@ -195,7 +195,10 @@ class Compacted(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnFinished(Event):
-    """Fires exactly once per turn. ``error`` carries the shape of what ended it, if anything."""
+    """Fires exactly once per turn. ``error`` carries the shape of what ended it, if anything.
+
+    ``blocked``: a UserPromptSubmit hook refused the prompt before any ``PromptTyped`` was
+    published; nothing was sent to the model, learned or kept (ADR-0077)."""
 
     outcome: Outcome
     duration: float = 0.0
@@ -211,13 +214,32 @@ class FactLearned(Event):
     Invariant: published only by the learning package, right after the store has made fact
     ``fact_id`` active; ``text`` is the text as stored (one redacted line), ``provenance``
     its provenance, and ``reactivated`` is true when a line typed now re-activated a fact that
-    was pending, rejected or forgotten.
+    was pending, rejected or forgotten. ``replaced_id`` names the active fact this one
+    superseded (ADR-0080), forgotten in the same transaction, and ``replaced_text`` its text;
+    None and "" when it replaced none.
     """
 
     fact_id: int
     text: str
     provenance: str
     reactivated: bool = False
+    replaced_id: int | None = None
+    replaced_text: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactProposed(Event):
+    """A typed clause read as a standing instruction without the directive form (issue 22).
+
+    Invariant: published only by the learning package, right after the store has added fact
+    ``fact_id`` as *pending* with provenance ``user-prompt-implicit`` (never active on its
+    own); ``text`` is its stored text. Text already stored (a proposal turned down before, or
+    a known rule) is not proposed again.
+    """
+
+    fact_id: int
+    text: str
+    sha256: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -236,7 +258,7 @@ class Notice(Event):
 ALL_EVENTS: tuple[type[Event], ...] = (
     PromptTyped, Attached, TurnStarted, QueueDelivered, SkillsActivated, TextDelta,
     ThinkingDelta, ToolProposed, ToolOutput, ToolFinished, VerifyFinished, ModelResponded,
-    Compacted, TurnFinished, FactLearned, Notice,
+    Compacted, TurnFinished, FactLearned, FactProposed, Notice,
 )
 
 

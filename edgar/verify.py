@@ -28,7 +28,7 @@ from edgar.tools.base import ToolContext, ToolFailure
 from edgar.tools.shell import run_command, sandbox_for
 
 if TYPE_CHECKING:
-    from edgar.core.session import Session
+    from edgar.core.views import StopView
     from edgar.core.turn import Turn
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -68,7 +68,7 @@ class Verifier:
         if event.files:
             self._changes += 1
 
-    async def after_stop(self, session: Session, turn: Turn) -> str | None:
+    async def after_stop(self, session: StopView, turn: Turn) -> str | None:
         if not self.command or turn.depth != 0 or not turn.files:
             return None
         if self._checked.get(turn.id) == self._changes:

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 OUT = Path(__file__).resolve().parent.parent / "edgar" / "redact" / "gitleaks_rules.json"
+NP_OUT = OUT.with_name("noseyparker_rules.json")
 FLAGS = re.ASCII
 
 POSIX = {
@@ -371,7 +372,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("toml", type=Path, help="gitleaks' config/gitleaks.toml at a known commit")
     parser.add_argument("--commit", required=True, help="the upstream commit the file was taken from")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--noseyparker", type=Path, metavar="DIR",
+                        help="a Nosey Parker tree (NOTICE, crates/noseyparker/data/default/builtin/)")
+    parser.add_argument("--np-commit", help="the Nosey Parker commit DIR was taken from")
+    parser.add_argument("--np-out", type=Path, default=NP_OUT)
     args = parser.parse_args(argv)
+    if args.noseyparker and not re.fullmatch(r"[0-9a-f]{40}", args.np_commit or ""):
+        print(f"--np-commit: expected 40 hex digits, got {args.np_commit!r}", file=sys.stderr)
+        return 2
     if not re.fullmatch(r"[0-9a-f]{40}", args.commit):
         print(f"--commit: expected 40 hex digits, got {args.commit!r}", file=sys.stderr)
         return 2
@@ -388,9 +396,23 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(f"  {p}", file=sys.stderr)
         return 1
+    np_table = None
+    if args.noseyparker:
+        import noseyparker_rules
+
+        if not (args.noseyparker / noseyparker_rules.BUILTIN).is_dir():
+            print(f"{args.noseyparker}: no {noseyparker_rules.BUILTIN}/ in it", file=sys.stderr)
+            return 2
+        np_table = noseyparker_rules.build(args.noseyparker, args.np_commit, table, translate)
     args.out.write_text(dump(table), encoding="utf-8")
     print(f"wrote {len(table['rules'])} rules ({sum(r['glued'] for r in table['rules'])} glued),"
           f" {len(table['skipped'])} skipped, from {args.commit[:12]} to {args.out}")
+    if np_table is not None:
+        args.np_out.write_text(noseyparker_rules.dump(np_table), encoding="utf-8")
+        print(f"wrote {len(np_table['rules'])} Nosey Parker rules, {len(np_table['duplicates'])} duplicates"
+              f" of gitleaks, {len(np_table['refused'])} refused, from {args.np_commit[:12]} to {args.np_out}")
+        for r in np_table["refused"]:
+            print(f"  refused {r['np_id']}: {r['reason']}")
     return 0
 
 

@@ -3,9 +3,11 @@
 Guarantees: both read ``.edgar/`` and never create it; both first delete the checkpoints of
 sessions whose last change is more than 7 days old (``Checkpoints.expire``); the git they run
 goes through ``edgar.sandbox.git`` in the project's sandbox (``[sandbox]`` as a session has
-it); ``undo`` restores the newest
-N turns' files (any session), newest first, and prints one line per file saying what it
-did; ``diff`` prints the newest session's changes (or ``--session ID``, a prefix will do) as
+it); ``undo`` restores the newest N turns' files (any session), newest first, and prints each
+turn's session and turn, then one line per file saying what it did — unless a file changed
+after edgar's turn left it: then it names those files, changes nothing and exits 1
+(``--force`` puts edgar's copies back anyway); ``diff`` prints the newest session's changes
+(or ``--session ID``, a prefix will do) as
 a unified diff with 3 lines of context, and exits 0 with a note when there is nothing.
 """
 
@@ -17,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from edgar.core.checkpoints import Checkpoints, describe
+from edgar.core.checkpoints import Checkpoints, describe, describe_refusal
 from edgar.core.project import find_root, state_dir
 
 if TYPE_CHECKING:
@@ -61,6 +63,8 @@ def run_undo(argv: list[str]) -> int:
                "its last change.")
     parser.add_argument("turns", nargs="?", type=int, default=1, metavar="N",
                         help="how many turns to undo (default 1)")
+    parser.add_argument("--force", action="store_true",
+                        help="put edgar's copies back even over changes made since the turn")
     args = parser.parse_args(argv)
     if args.turns < 1:
         parser.error("N must be at least 1")
@@ -69,11 +73,22 @@ def run_undo(argv: list[str]) -> int:
     if not stored:
         print("nothing to undo: no turn has changed files in this project yet")
         return 0
-    done = asyncio.run(store.undo(args.turns))
-    lines = describe(done)
-    print(f"undid {len(done)} turn{'s' * (len(done) != 1)}" +
+    from edgar.cli.commit_undo import undo
+    from edgar.cli.setup import own_committer
+
+    commits = own_committer(store.root, store.dir.parent, _ProjectSandbox(store.root))
+    done, refusal = asyncio.run(undo(store, commits, args.turns, force=args.force))
+    if refusal is not None:   # edgar's commit cannot be taken back: nothing changed
+        print(f"edgar undo: {refusal}; nothing was changed", file=sys.stderr)
+        return 1
+    if done.changed:
+        for line in describe_refusal(done.changed):
+            print(f"edgar: {line}" if not line.startswith(" ") else line, file=sys.stderr)
+        return 1
+    steps = done.steps
+    print(f"undid {len(steps)} turn{'s' * (len(steps) != 1)}" +
           (f" (only {stored} stored)" if args.turns > stored else ""))
-    for line in lines:
+    for line in describe(steps):
         print(f"  {line}")
     return 0
 

@@ -101,7 +101,7 @@ class Prepared:
 
 def prepare(command: CustomCommand, args: str, root: Path, cwd: Path) -> Prepared:
     """Everything decided before the turn starts. Raises ``AttachRefused``."""
-    from edgar.sandbox.trust import RUNS, trusted
+    from edgar.config.trust import RUNS, trusted
 
     parts = pieces(command, args)
     # the file's own @paths: a typed argument's @path is attached with the typed line already

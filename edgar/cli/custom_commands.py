@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from edgar.sandbox.trust import RUNS
+from edgar.config.trust import RUNS
 
 if TYPE_CHECKING:
     from edgar.tools.rules import Rule

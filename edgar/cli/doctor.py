@@ -49,7 +49,8 @@ def run(argv: list[str]) -> int:
     parser.add_argument("--model", help="check this PROVIDER:MODEL instead of the configured one")
     parser.add_argument("--ping", action="store_true", help="send one cheap request to the provider")
     args = parser.parse_args(argv)
-    from edgar.config import ConfigError, load, user_dir
+    from edgar.config import ConfigError, load
+    from edgar.paths import user_dir
 
     root = _root()
     problems = 0
@@ -101,8 +102,9 @@ def _sandbox(root: Path, settings: Settings) -> int:
     """One line per confinement layer; a problem only when nothing confines commands. The
     policy is the session's (``session_policy``), the probe the one commands use."""
     from edgar.cli.sandboxes import session_policy
-    from edgar.sandbox import Sandbox
+    from edgar.sandbox import Sandbox, harden_self
 
+    harden_self()   # as a session is before its first command: the probe then runs alike
     box = Sandbox(session_policy(root, settings))
     _line("sandbox", f"{box.policy.mode}, network {'on' if box.policy.network else 'off'}")
     for layer in box.layers():

@@ -58,7 +58,7 @@ def run(argv: list[str]) -> int:
 
 def user_keys() -> set[str]:
     """Dotted keys the user config sets (``model``, ``tools.shell_timeout``, …)."""
-    from edgar.config import user_dir
+    from edgar.paths import user_dir
 
     path = user_dir() / "config.toml"
     if not path.is_file():

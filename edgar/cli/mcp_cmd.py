@@ -36,10 +36,10 @@ def format_rows(rows: list[tuple[str, str, str, int, str]]) -> list[str]:
 
 
 async def _list(root, settings) -> int:
-    from edgar.config import user_dir
+    from edgar.paths import user_dir
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
-    from edgar.trusted import project_trusted
+    from edgar.config.trust import trusted as project_trusted
 
     problems: list[str] = []
     specs = load_servers(root, user_dir(), settings.mcp.servers, os.environ, problems)
@@ -75,7 +75,7 @@ def run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     root = find_root()
     if args.what == "trust":
-        from edgar.trusted import trust
+        from edgar.config.trust import trust
 
         trust(root)
         print(f"trusted {root}: its .mcp.json servers, [mcp.servers] and hooks will run")

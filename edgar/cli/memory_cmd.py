@@ -20,6 +20,7 @@ import time
 from typing import Callable
 
 from edgar.memory.store import Fact, MemoryStore, ReviewError, digest
+from edgar.memory.subjects import superseded
 
 PROMPT = "[a]pprove [r]eject [e]dit [s]kip [q]uit > "
 
@@ -118,7 +119,9 @@ def _dispatch(store: MemoryStore, args) -> int:
             print(f"forgot fact {fact.id}")
             return 0
         if args.approve is not None:
-            fact = store.approve(args.approve, args.hash)
+            pending = store.get(args.approve)
+            old = superseded(store.list("active"), pending.text) if pending else []
+            fact = store.approve(args.approve, args.hash, replacing=[f.id for f in old])
             print(f"approved fact {fact.id}: {fact.text}")
             return 0
         if args.reject is not None:
@@ -187,8 +190,12 @@ def review(store: MemoryStore, ask: Callable[[str], str] = input, out=None) -> i
                 continue                      # show the edited text before it can be approved
             if choice == "a":
                 try:
-                    store.approve(fact.id, digest(shown), shown if edited else None)
+                    old = superseded(store.list("active"), shown)   # ADR-0080
+                    store.approve(fact.id, digest(shown), shown if edited else None,
+                                  replacing=[f.id for f in old])
                     approved += 1
+                    for f in old:
+                        out.write(f"fact {fact.id} replaces fact {f.id}: {f.text}\n")
                 except ReviewError as exc:
                     out.write(f"refused: {exc}\n")
                 break

@@ -33,8 +33,8 @@ import sys
 from typing import IO, TYPE_CHECKING, AsyncIterator
 
 from edgar.events import (
-    Attached, ErrorRecord, Event, FactLearned, ModelResponded, Notice, PromptTyped, TextDelta, ToolFinished,
-    ToolProposed, to_dict,
+    Attached, ErrorRecord, Event, FactLearned, FactProposed, ModelResponded, Notice, PromptTyped,
+    TextDelta, ToolFinished, ToolProposed, to_dict,
 )
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ class _Printer:
         self.err_tty = err.isatty()
         self.ended_with_newline = True
         self.learned: list[FactLearned] = []
+        self.proposals: list[FactProposed] = []
         self.mode, self.access = mode, access or {}
         self.proposed: dict[str, ToolProposed] = {}
         self.denials: list[dict[str, object]] = []
@@ -110,6 +111,8 @@ class _Printer:
         match event:
             case FactLearned():
                 self.learned.append(event)
+            case FactProposed():
+                self.proposals.append(event)
             case ToolProposed(depth=0):
                 self.proposed[event.call_id] = event
             case ModelResponded(depth=0):
@@ -140,6 +143,10 @@ class _Printer:
                 from edgar.cli.render import learned_line
 
                 self.err.write(f"edgar: {learned_line(event, 'edgar memory forget')}\n")
+            case FactProposed():
+                from edgar.cli.render import proposed_line
+
+                self.err.write(f"edgar: {proposed_line(event)}\n")
 
 
 async def run_prompt(app, prompt: str | None, attached: list[Attachment] | None = None,
@@ -217,7 +224,7 @@ def _init(app, stream: ClaudeStream) -> None:
 async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: str,
                     out: IO[str], err: IO[str], expand: Expand | None,
                     stream: ClaudeStream | None, text: str | None = None) -> int:
-    from edgar.core.loop import run_turn
+    from edgar.core.loop import blocked_turn, run_turn, screen_prompt
     from edgar.core.session import new_id
 
     session = app.session
@@ -254,23 +261,30 @@ async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: s
             err.write("edgar: nothing new to remember (already remembered, or too long)\n")
         return EXIT_OK
     turn_id = new_id()   # the PromptTyped names the turn it starts (ADR-0002)
-    if prompt is not None:
-        app.bus.publish(PromptTyped(text=prompt, session_id=session.id, turn_id=turn_id))
-    if attached:
-        from edgar.cli.attach import as_event
-
-        bodies, sources = as_event(attached)
-        app.bus.publish(Attached(bodies=bodies, sources=sources, session_id=session.id,
-                                 turn_id=turn_id))
     commits = app.commits
     committed: str | None = None
     try:
-        if commits is not None:
-            await commits.begin()   # what is dirty now is the person's (ADR-0108)
         said = text if text is not None else prompt or ""
-        result = await run_turn(session, said, attached, turn_id=turn_id, expand=expand)
-        if commits is not None and result.outcome != "cancelled":
-            committed = await commits.after_turn(said, turn_id, result.files)
+        # the person's UserPromptSubmit hooks first: a refused prompt is never published,
+        # so never learned or logged (ADR-0077)
+        refusal = await screen_prompt(session, said)
+        if refusal is not None:
+            result = blocked_turn(session, turn_id, refusal)
+        else:
+            if prompt is not None:
+                app.bus.publish(PromptTyped(text=prompt, session_id=session.id, turn_id=turn_id))
+            if attached:
+                from edgar.cli.attach import as_event
+
+                bodies, sources = as_event(attached)
+                app.bus.publish(Attached(bodies=bodies, sources=sources, session_id=session.id,
+                                         turn_id=turn_id))
+            if commits is not None:
+                await commits.begin()   # what is dirty now is the person's (ADR-0108)
+            result = await run_turn(session, said, attached, turn_id=turn_id, expand=expand,
+                                    screened=True)
+            if commits is not None and result.outcome != "cancelled":
+                committed = await commits.after_turn(said, turn_id, result.files)
     finally:
         try:
             loop.remove_signal_handler(signal.SIGINT)
@@ -306,6 +320,7 @@ async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: s
             "tools": [{"name": n, "ok": ok, "error_kind": kind} for n, ok, kind in result.tools],
             "learned": [{"id": e.fact_id, "text": e.text, "provenance": e.provenance,
                          "reactivated": e.reactivated} for e in printer.learned],
+            "proposed": [{"id": e.fact_id, "text": e.text} for e in printer.proposals],
             **({"error": result.error_message} if result.error_message else {}),
             **({"plan": result.plan} if result.plan is not None else {}),
             "todos": session.todos.to_json(),
@@ -315,7 +330,7 @@ async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: s
     if result.outcome == "cancelled":
         err.write("edgar: cancelled\n")
         return EXIT_CANCELLED
-    if result.outcome == "error":
+    if result.outcome in ("error", "blocked"):
         err.write(f"edgar: {result.error_message or 'the turn failed'}\n")
         return EXIT_ERROR
     return EXIT_OK

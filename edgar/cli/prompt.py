@@ -33,12 +33,11 @@ from prompt_toolkit.key_binding import KeyBindings
 
 from edgar.cli.input_history import RedactedFileHistory
 from edgar.cli.pt_adapter import prompt_drawn, redraw_now
-from edgar.cli.render import money
+from edgar.cli.render import Renderer, money
 from edgar.cli.slash import ALIASES, COMMANDS
 
 if TYPE_CHECKING:
     from edgar.cli.asker import Asking
-    from edgar.cli.repl import Renderer
     from edgar.cli.setup import App
     from edgar.tools.permissions import Answer
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import IO, Any, Mapping
+from typing import IO, Any, Mapping, Protocol
 
 from edgar.cli.mdstream import BlockSplitter
 from edgar.cli.tool_view import OutputTail, edit_preview
 from edgar.events import (
-    Compacted, Event, FactLearned, ModelResponded, Notice, QueueDelivered, SkillsActivated, TextDelta,
-    ThinkingDelta, ToolFinished, ToolProposed, TurnFinished, TurnStarted, VerifyFinished,
+    Compacted, Event, FactLearned, FactProposed, ModelResponded, Notice, QueueDelivered,
+    SkillsActivated, TextDelta, ThinkingDelta, ToolFinished, ToolProposed, TurnFinished, TurnStarted, VerifyFinished,
 )
 
 
@@ -46,7 +46,20 @@ def learned_line(event: FactLearned, undo: str = "/forget") -> str:
     """The one line that tells the person a fact is now active, and how to undo it."""
     what = ("noticed" if event.provenance == "error-template"
             else "remembered again" if event.reactivated else "remembered")
+    if event.replaced_id is not None:    # ADR-0080: one line says what it replaced
+        return (f"{what}: {event.text} (fact {event.fact_id} · replaces fact "
+                f"{event.replaced_id}: {event.replaced_text})")
     return f"{what}: {event.text} (fact {event.fact_id} · {undo} {event.fact_id})"
+
+
+def proposed_line(event: FactProposed) -> str:
+    """The line ``-p`` prints for a proposal: it waits for ``edgar memory review``."""
+    return f"proposed: {event.text} (fact {event.fact_id} · pending: edgar memory review)"
+
+
+def question(text: str) -> str:
+    """The REPL's one inline question after a turn that proposed a fact (issue 22)."""
+    return f'remember "{text}"? [y/N/e(dit)]'
 
 
 def tool_step(responded: int, shown: int | None) -> int:
@@ -83,6 +96,16 @@ def failure(event: ToolFinished) -> str:
         return "failed"
     code = f" (exit {event.error.exit_code})" if event.error.exit_code not in (None, 0) else ""
     return f"{event.error.kind}{code}"
+
+
+class Renderer(Protocol):
+    """What the REPL prints through (this module's RichRenderer and PlainRenderer)."""
+
+    def __call__(self, event: Event) -> None: ...
+
+    def say(self, text: str, style: str = "") -> None: ...
+
+    def activity(self) -> str: ...
 
 
 class PlainRenderer:
@@ -371,6 +394,7 @@ class RichRenderer:
             self.queued.clear()    # given back to the prompt by the REPL, not delivered
         self.phase = ""
         label, style = {"ok": ("✓", "dim green"), "cancelled": ("⏹ interrupted", "yellow"),
-                        "error": ("✗ failed", "red")}[event.outcome]
+                        "error": ("✗ failed", "red"),
+                        "blocked": ("⊘ blocked by a hook", "yellow")}[event.outcome]
         stats = f" · {event.duration:.1f}s · {tokens(event.tokens)} tokens · {money(event.cost)}"
         self._print(Text.assemble((label, style), (stats, "dim")))

@@ -15,6 +15,8 @@ Guarantees:
   CLI runs one-shot instead, stdin attached). With a terminal on stdin but not on stdout it
   runs line by line: each typed line is one prompt, run to completion, plain output, no
   confirmations (the gate refuses instead).
+- After a turn that proposed a fact (an implicit rule, issue 22) it asks once, inline:
+  ``remember "…"? [y/N/e(dit)]``; the next line typed answers it (cli/proposal.py).
 - ``first`` (``edgar "PROMPT"``) goes through ``submit`` like any line typed.
 - ``# text`` is one ``PromptTyped(remember=True)`` and starts no turn (said when learning is
   not installed); ``!cmd`` runs the command (cli/bang.py) and starts no turn either: its
@@ -33,36 +35,28 @@ import signal
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, IO, Any, Awaitable, Protocol
+from typing import TYPE_CHECKING, IO, Any, Awaitable
 
 from edgar.cli import slash
 from edgar.cli.asker import Asker, Screen
+from edgar.cli.proposal import Proposals
 from edgar.cli.attach import AT_PATH, AttachRefused, as_event, typed
 from edgar.cli.attach import attached as attachments
 from edgar.cli.banner import greet
 from edgar.cli.oneshot import UsageError
 from edgar.core.queue import PromptQueue
-from edgar.events import Attached, Event, PromptTyped, QueueDelivered
+from edgar.events import Attached, PromptTyped, QueueDelivered
 
 if TYPE_CHECKING:
     import argparse
 
     from edgar.cli.asker import Asking
+    from edgar.cli.render import Renderer
     from edgar.cli.setup import App
     from edgar.config import Settings
     from edgar.conversation import Attachment
     from edgar.core.loop import Expand
     from edgar.tools.permissions import Answer
-
-
-class Renderer(Protocol):
-    """What the REPL prints through (cli/render.py's RichRenderer and PlainRenderer)."""
-
-    def __call__(self, event: Event) -> None: ...
-
-    def say(self, text: str, style: str = "") -> None: ...
-
-    def activity(self) -> str: ...
 
 
 REPLIES: dict[str, Answer] = {"y": "yes", "yes": "yes", "n": "no", "no": "no", "a": "always", "always": "always"}
@@ -82,6 +76,10 @@ class Repl:
         self.turn_id = ""                        # id of the turn running in the foreground
         self._cancelling = False
         self.notes: list[Attachment] = []        # for the next turn: /undo notes, !cmd output
+        self.proposals = Proposals(getattr(app, "memory", None), self.say, self._put_back)
+
+    def _put_back(self, text: str) -> None:
+        self.default = text
 
     @property
     def prompt(self) -> Any:
@@ -109,6 +107,9 @@ class Repl:
         from edgar.core.session import new_id
 
         line = typed(line)
+        if (self.proposals.asked is not None and not self.busy and self.asking is None
+                and not slash.is_command(line) and self.proposals.answer(line)):
+            return                  # the answer to `remember "…"? [y/N/e(dit)]`
         if not line.strip():
             return
         custom = self._custom(line)
@@ -138,6 +139,13 @@ class Repl:
             self.default = line
             return
         if self.busy:
+            # asked before it is published: a refused line is never learned, kept or queued
+            from edgar.core.loop import screen_prompt
+
+            refusal = await screen_prompt(session, line)
+            if refusal is not None:
+                self.say(f"edgar: {refusal} — the line was not queued", "yellow")
+                return
             self.app.bus.publish(PromptTyped(text=line, queued=True, session_id=session.id,
                                              turn_id=self.turn_id))
             session.queue.put(line)
@@ -161,6 +169,12 @@ class Repl:
         restored, self.restored = self.restored, None
         turn_id = new_id()
         if line != restored:  # lines given back unchanged were published when first typed
+            from edgar.core.loop import blocked_turn, screen_prompt
+
+            refusal = await screen_prompt(session, line)   # before PromptTyped (ADR-0077)
+            if refusal is not None:
+                blocked_turn(session, turn_id, refusal)
+                return
             self.app.bus.publish(PromptTyped(text=line, session_id=session.id, turn_id=turn_id))
         attached += self.notes
         self.notes = []
@@ -179,7 +193,7 @@ class Repl:
     def _custom(self, line: str) -> tuple[Any, str] | None:
         """(command, argument text) when the line calls a command file."""
         from edgar.cli.command_expand import find
-        from edgar.config import user_dir
+        from edgar.paths import user_dir
 
         return find(line, self.app.session.root, user_dir(), {*slash.COMMANDS, *slash.ALIASES})
 
@@ -203,7 +217,7 @@ class Repl:
     def custom_commands(self) -> list[tuple[str, str, str]]:
         """(name, where, description) of the command files /help lists."""
         from edgar.cli.custom_commands import discover
-        from edgar.config import user_dir
+        from edgar.paths import user_dir
 
         found, warnings = discover(self.app.session.root, user_dir())
         for warning in warnings:
@@ -213,7 +227,7 @@ class Repl:
 
     # -- the foreground task: a turn, or a long command such as /compact -------------
     def _start_turn(self, text: str, attached: list[Attachment], turn_id: str = "",
-                    expand: Expand | None = None) -> None:
+                    expand: Expand | None = None, screened: bool = True) -> None:
         from edgar.core.loop import run_turn
         from edgar.core.session import new_id
 
@@ -224,7 +238,7 @@ class Repl:
             if commits is not None:
                 await commits.begin()   # what is dirty now is the person's (ADR-0108)
             result = await run_turn(self.app.session, text, attached, turn_id=turn,
-                                    expand=expand)
+                                    expand=expand, screened=screened)
             if commits is not None and result.outcome != "cancelled":
                 await commits.after_turn(text, turn, result.files)
             return result
@@ -271,6 +285,8 @@ class Repl:
             lines = queue.drain()
             self.app.bus.publish(QueueDelivered(count=len(lines), session_id=self.app.session.id))
             self._start_turn(PromptQueue.burst(lines), [])
+        if not self.busy:           # one question per turn, after it (cli/proposal.py)
+            self.proposals.after_turn(self.app.session.id)
         self._invalidate()
 
     def _give_back(self, lines: list[str]) -> None:

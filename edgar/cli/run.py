@@ -173,6 +173,9 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed,
     try:
         if prompt is not None and prompt.startswith("!") and not attached:
             return asyncio.run(app.running(_bang(app, prompt[1:].strip())))
+        word, _, rest = (prompt or "").partition(" ")
+        if word == "/commit" and not attached and app.commits is not None:
+            return asyncio.run(app.running(_commit(app, rest.strip())))
         expand = command_expansion(app, prompt or "")
         turns = _stdin_lines() if args.input_format == "stream-json" else None
         return asyncio.run(app.running(run_prompt(app, prompt, attached, args.output_format,
@@ -206,12 +209,32 @@ async def _bang(app, command: str) -> int:
     return 0 if shown[-1] == "(exit 0)" else 1
 
 
+async def _commit(app, message: str) -> int:
+    """``edgar -p /commit [MESSAGE]``: the REPL's ``/commit``, no model call; the new hash on
+    stdout, what happened on stderr; exit 1 when git failed."""
+    from edgar.events import Notice
+
+    failed: list[str] = []
+
+    def said(event) -> None:
+        if isinstance(event, Notice):
+            print(f"edgar: {event.message}", file=sys.stderr)
+            if event.level != "info":
+                failed.append(event.message)
+
+    app.observe(said)
+    made = await app.commits.commit_pending(message)
+    if made:
+        print(made)
+    return 1 if failed else 0
+
+
 def command_expansion(app, line: str) -> Expand | None:
     """How a custom command's body joins the turn (``run_turn``'s ``expand``), or None;
     its allowed-tools go to the gate. Raises ``AttachRefused`` for an ``@path`` outside."""
     from edgar.cli import slash
     from edgar.cli.command_expand import find, prepare
-    from edgar.config import user_dir
+    from edgar.paths import user_dir
 
     found = find(line, app.root, user_dir(), {*slash.COMMANDS, *slash.ALIASES})  # as the REPL
     if found is None:

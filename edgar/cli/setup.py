@@ -25,7 +25,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, Sequence, TypeVar
 
 from edgar.bus import Bus
-from edgar.config import Settings, user_dir
+from edgar.config import Settings
+from edgar.paths import user_dir
 from edgar.conversation import Message
 from edgar.core.autocommit import Committer, GitOutcome, GitRun
 from edgar.core.checkpoints import Checkpoints
@@ -42,6 +43,7 @@ from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
 from edgar.providers import make_provider, start_notes
 from edgar.sandbox.session import SessionSandbox
+from edgar.spawn import Confinement
 from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.base import Tool
 from edgar.tools.registry import default_tools
@@ -146,7 +148,7 @@ def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm |
     from edgar.tools.rules import parse_rules
 
     user_config = user_dir() / "config.toml"
-    from edgar.sandbox.trust import trusted
+    from edgar.config.trust import trusted
 
     rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
     if rules.ignored:
@@ -278,7 +280,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     return app
 
 
-def own_git(root: Path, sandbox: SessionSandbox) -> GitRun:
+def own_git(root: Path, sandbox: Confinement) -> GitRun:
     """edgar's own git for this session: inside the session's sandbox, neutralised."""
     from edgar.sandbox.git import git
 
@@ -286,6 +288,16 @@ def own_git(root: Path, sandbox: SessionSandbox) -> GitRun:
         return git(args, root=root, sandbox=sandbox.get(), input=input)
 
     return run
+
+
+def own_committer(root: Path, state: Path, sandbox: Confinement) -> Committer:
+    """A ``Committer`` outside a session (``edgar undo``): git in ``sandbox``, what it says
+    printed on stderr."""
+    def printed(level: str, message: str) -> None:
+        print(f"edgar: {message}", file=sys.stderr)
+
+    return Committer(root=root, state=state, run=own_git(root, sandbox),
+                     redact=Redactor.from_environ(os.environ), say=printed, session_id="")
 
 
 def session_sandbox(root: Path, settings: Settings, bus: Bus,
@@ -382,7 +394,7 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
         return None
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
-    from edgar.trusted import project_trusted
+    from edgar.config.trust import trusted as project_trusted
 
     specs = load_servers(root, user_dir(), settings.mcp.servers, os.environ, problems)
     if not specs:
@@ -406,7 +418,7 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
         return None
     from edgar.hooks.config import load_hooks
     from edgar.hooks.runner import Hooks
-    from edgar.trusted import project_trusted
+    from edgar.config.trust import trusted as project_trusted
 
     specs = load_hooks(root, user_dir(), settings.hooks, problems)
     if not specs:

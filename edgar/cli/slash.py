@@ -1,5 +1,6 @@
 """Slash commands of the REPL: ``/help``, ``/exit``, ``/clear``, ``/model``, ``/mode``, ``/cost``,
-``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``, ``/mcp``.
+``/memory``, ``/forget``, ``/compact``, ``/skills``, ``/skill``, ``/undo``, ``/commit``, ``/diff``,
+``/mcp``.
 
 Guarantees:
 - A line is a command iff ``is_command`` says so (``/word`` with a known or path-free
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 from edgar.tools.modes import MODES, PLAN
 
 if TYPE_CHECKING:
+    from edgar.core.autocommit import Committer
     from edgar.core.session import Session
     from edgar.mcp.manager import McpServers
     from edgar.memory.store import MemoryStore
@@ -32,6 +34,11 @@ class AppView(Protocol):
 
     @property
     def memory(self) -> MemoryStore | None: ...
+
+    @property
+    def commits(self) -> Committer | None:
+        """Auto-commit and ``/commit`` (ADR-0108), or None where there is no git."""
+        ...
 
     @property
     def mcp(self) -> McpServers | None:
@@ -264,28 +271,53 @@ def _skill(host: Host, arg: str) -> None:
     host.say(f"skill {arg} will be in the next model call", "dim")
 
 
-@command("undo", "/undo [N]", "put back the files the last (N) turns changed", idle_only=True)
+@command("undo", "/undo [N] [--force]", "put back the files the last (N) turns changed",
+         idle_only=True)
 async def _undo(host: Host, arg: str) -> None:
-    from edgar.core.checkpoints import describe
+    from edgar.core.checkpoints import describe, describe_refusal
 
     store = host.app.session.checkpoints
     if store is None:
         host.say("checkpoints are not available", "yellow")
         return
-    if arg and (not arg.isdigit() or int(arg) < 1):
-        host.say("usage: /undo [N] — N turns, at least 1", "yellow")
+    words = arg.split()
+    force = "--force" in words
+    words = [w for w in words if w != "--force"]
+    if len(words) > 1 or (words and (not words[0].isdigit() or int(words[0]) < 1)):
+        host.say("usage: /undo [N] [--force] — N turns, at least 1", "yellow")
         return
-    done = await store.undo(int(arg or 1), session=host.app.session.id)
-    if not done:
+    from edgar.cli.commit_undo import undo
+
+    done, refusal = await undo(store, host.app.commits, int(words[0]) if words else 1,
+                               host.app.session.id, force=force)
+    if refusal is not None:
+        host.say(f"/undo: {refusal}; nothing was changed", "yellow")
+        return
+    if done.changed:
+        for line in describe_refusal(done.changed):
+            host.say(line, "yellow")
+        return
+    if not done.steps:
         host.say("nothing to undo: no turn of this session has changed files", "yellow")
         return
-    lines = describe(done)
-    host.say(f"undid {len(done)} turn{'s' * (len(done) != 1)}:", "bold")
+    lines = describe(done.steps)
+    host.say(f"undid {len(done.steps)} turn{'s' * (len(done.steps) != 1)}:", "bold")
     for line in lines:
         host.say(f"  {line}")
     # the model must not go on believing its edits are still there
     host.note_for_model("The user ran /undo; these files are back as they were before your "
-                        "change: " + "; ".join(lines))
+                        "change: " + "; ".join(line.strip() for line in lines
+                                               if line.startswith("  ")))
+
+
+@command("commit", "/commit [MESSAGE]", "commit every pending change (and the files edgar "
+         "wrote), as edgar's", idle_only=True)
+async def _commit(host: Host, arg: str) -> None:
+    commits = host.app.commits
+    if commits is None:
+        host.say("commit is not available here", "yellow")
+        return
+    await commits.commit_pending(arg.strip())   # what it did is said as a Notice
 
 
 @command("diff", "/diff", "this session's changes as a unified diff")

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from edgar.sandbox import trust
+from edgar.config import trust
 
 
 def run(argv: list[str]) -> int:

@@ -1,5 +1,5 @@
 """Git auto-commit (``[git] auto_commit``, ADR-0108): each turn's changes become one commit of
-edgar's; ``commit_pending`` commits what is pending on demand.
+edgar's; ``/commit`` commits what is pending; undo takes edgar's own last commits back.
 
 Guarantees:
 - Every git command goes through the ``GitRun`` it is given: the session's sandboxed,
@@ -14,7 +14,10 @@ Guarantees:
   trailers; the author and committer name end in ``(edgar)``. Each commit edgar makes is
   recorded in ``commits.jsonl`` (0600, edgar's state): undo trusts that record, never a
   message a commit could forge.
-- Failures of git are said as one Notice, never raised.
+- ``undo_check`` allows taking back only edgar's own commits, recorded for those turns, at
+  the tip of the branch, on no remote branch, their files unchanged since; anything else is
+  a reason, said, and nothing changes (``git revert`` is named as the way). Failures of git
+  are said as one Notice, never raised.
 """
 
 from __future__ import annotations
@@ -56,10 +59,6 @@ class GitRun(Protocol):
 
     def __call__(self, args: Sequence[str], *,
                  input: bytes | None = None) -> Awaitable[GitOutcome]: ...
-
-
-Writer = Callable[[str, str], Awaitable["str | None"]]
-"""(what the person asked, the staged diff) → a commit message from a model, or None."""
 
 
 def parse_status(out: bytes) -> dict[str, str]:
@@ -118,8 +117,6 @@ class Committer:
     say: Callable[[str, str], None]   # (level, message): a Notice
     session_id: str
     enabled: bool = False
-    writer: Writer | None = None      # None: the deterministic summary
-    model: str | None = None          # the writer's model, for the trailer
     before: dict[str, str] | None = None
     written: set[str] = field(default_factory=set)   # this session's tools wrote these
     _said_not_repo: bool = False
@@ -219,16 +216,7 @@ class Committer:
                 return None
         letters = {p: letter(changes[p]) for p in paths}
         subject = msg.one_line(prompt) if title else msg.subject(prompt, letters)
-        body = ""
-        if self.writer is not None and not title:
-            diff = await self._git("diff", "--no-color", "HEAD", "--", *paths)
-            written = await self.writer(prompt, diff.stdout.decode("utf-8", "replace")
-                                        if diff.ok else "")
-            if written and msg.one_line(written):
-                subject, _, body = written.strip().partition("\n")
-        text = self.redact(msg.compose(subject, letters, session=self.session_id, turn=turn_id,
-                                       model=self.model if self.writer and not title else None,
-                                       body=body))
+        text = self.redact(msg.compose(subject, letters, session=self.session_id, turn=turn_id))
         parent = await self.head()
         name, email = await self.identity()
         done = await self._git("-c", f"user.name={name}", "-c", f"user.email={email}",
@@ -251,6 +239,72 @@ class Committer:
         why = done.problem or msg.clip(msg.one_line(done.stderr.decode("utf-8", "replace")),
                                        200) or f"exit {done.exit_code}"
         self.say("warning", f"auto-commit: {what} failed: {why}; nothing committed")
+
+    # -- undo ---------------------------------------------------------------------------------
+    async def undo_check(self, turns: Sequence[tuple[str, str]]) -> tuple[list[Record], str | None]:
+        """edgar's commits of ``turns`` ((session, turn), newest first), and why they cannot be
+        taken back (None: they can). Only edgar's own commits at the tip of the branch, not on
+        a remote, with their files unchanged since, can be; this changes nothing."""
+        mine = {(r.session, r.turn): r for r in self.records() if r.turn}
+        found = [mine[t] for t in turns if t in mine]
+        if not found:
+            return [], None
+        tip = await self.head()
+        for record in found:
+            short = record.hash[:7]
+            if record.hash != tip:
+                where = await self._describe(tip)
+                return found, (f"edgar's commit {short} of that turn is not the last commit any "
+                               f"more ({where}): edgar takes back only its own last commit, never "
+                               f"yours — `git revert {short}` takes its change back as a new "
+                               "commit")
+            if record.parent is None:
+                return found, (f"edgar's commit {short} is the repository's first commit: not "
+                               "taken back")
+            tip = record.parent
+        remotes = await self._git("branch", "-r", "--contains", found[0].hash)
+        names = remotes.stdout.decode("utf-8", "replace").split() if remotes.ok else []
+        if names:
+            short = found[0].hash[:7]
+            return found, (f"edgar's commit {short} is already on {names[0]}: history others "
+                           f"have is not rewritten — `git revert {short}` takes it back")
+        paths = sorted({p for r in found for p in r.paths})
+        done = await self._git("status", "--porcelain=v1", "-z", "--untracked-files=all",
+                               "--no-renames", "--", *paths)
+        if not done.ok:
+            return found, "git status failed: nothing was changed"
+        changed = sorted(parse_status(done.stdout))
+        if changed:
+            return found, (f"you changed {msg.file_list(changed)} since edgar committed "
+                           f"{'them' if len(changed) > 1 else 'it'}: commit or stash that first "
+                           f"(or `git revert {found[0].hash[:7]}`)")
+        return found, None
+
+    async def _describe(self, commit: str | None) -> str:
+        if commit is None:
+            return "the branch has no commit"
+        done = await self._git("log", "-1", "--format=%h %s", commit)
+        line = msg.clip(msg.one_line(done.stdout.decode("utf-8", "replace")), 60)
+        return f"HEAD is {line}" if done.ok and line else f"HEAD is {commit[:7]}"
+
+    async def undo_reset(self, found: Sequence[Record]) -> str | None:
+        """Move the branch back to before ``found`` (newest first, checked by ``undo_check``);
+        the working files are the checkpoints' to restore. A problem, or None."""
+        parent = found[-1].parent
+        if parent is None:
+            return "no parent commit"
+        done = await self._git("reset", "--soft", "-q", parent)
+        if not done.ok:
+            return done.problem or msg.one_line(done.stderr.decode("utf-8", "replace")) or "failed"
+        self.say("info", f"took back edgar's commit{'s' * (len(found) > 1)} "
+                 f"{', '.join(r.hash[:7] for r in found)}")
+        return None
+
+    async def undo_index(self, found: Sequence[Record]) -> None:
+        """After the files are restored: their index entries as the commit before has them."""
+        paths = sorted({p for r in found for p in r.paths})
+        if paths:
+            await self._git("reset", "-q", "HEAD", "--", *paths)
 
     # -- the record -----------------------------------------------------------------------
     def _record(self, record: Record) -> None:

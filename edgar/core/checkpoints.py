@@ -17,20 +17,34 @@ Guarantees:
   since that session's last recorded change — when a turn is next recorded in the project,
   and when ``edgar undo`` or ``edgar diff`` runs (``expire``). The running session's own turns
   are never expired.
-- ``undo(n)`` restores the newest ``n`` turns' files, newest first, and returns what it did
-  to each path; ``diff()`` is a unified diff (3 lines of context) of a session's changes:
-  each file's state before the session first changed it against the file now.
+- After each ``write``/``edit`` and each ``shell`` call the turn's files are hashed again:
+  the manifest knows what the turn left (``after``).
+- ``undo(n)`` never discards the person's work (issue 21 item 4, ADR-0078): it first
+  checks, newest turn first, that each file is still what that turn left (or already as
+  undo would make it); if any is not — the person or another program changed it since — it
+  changes nothing and names those files; ``force=True`` puts edgar's copies back anyway.
+  Each step names the session and turn it reverts. ``diff()`` is a unified diff (3 lines of
+  context) of a session's changes: each file's state before the session first changed it
+  against the file now.
+- Every read and write of a project file here goes beneath the root without following links
+  (``tools/beneath``, ADR-0076); a manifest path that is not plain, or that names edgar's state
+  or git's internals, is refused, never written (a manifest is data, not instructions).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
+
+from edgar.tools import beneath
+from edgar.tools.base import protected_reason
 
 if TYPE_CHECKING:
     from edgar.events import TurnStarted
@@ -53,6 +67,28 @@ class Restored:
     action: str          # "restored", "removed", "not restorable: …"
 
 
+@dataclass(frozen=True)
+class Step:
+    """One turn put back: which session and turn it was, and what happened to each file."""
+
+    session: str
+    turn: str
+    created: float
+    files: tuple[Restored, ...]
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What ``undo`` did; ``changed`` non-empty means it stopped and changed nothing."""
+
+    steps: tuple[Step, ...] = ()
+    changed: tuple[tuple[str, str], ...] = ()   # (path, why) the person changed since
+
+
+def digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
 def _private_dir(path: Path) -> None:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(path, 0o700)
@@ -63,16 +99,6 @@ def _write_private(path: Path, data: bytes) -> None:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
-    os.replace(tmp, path)
-
-
-def _restore_file(path: Path, data: bytes, mode: int | None) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.edgar-undo")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-    if mode is not None:
-        os.chmod(tmp, mode)
     os.replace(tmp, path)
 
 
@@ -116,10 +142,10 @@ class Checkpoints:
         self._prune()
 
     def _rel(self, path: str | Path) -> str | None:
-        full = (self.root / Path(path).expanduser()).resolve()
         try:
+            full = (self.root / Path(path).expanduser()).resolve()
             return full.relative_to(self.root).as_posix()
-        except ValueError:
+        except (ValueError, OSError):   # outside, or a link swapped while it was read
             return None
 
     def _known(self, rel: str) -> bool:
@@ -131,20 +157,44 @@ class Checkpoints:
         rel = self._rel(path)
         if rel is None or (self.current is not None and self._known(rel)):
             return
+        try:
+            found = beneath.lstat(self.root, rel)
+        except beneath.Refused:
+            return   # a link on the way: the write itself is refused too
         target = self._open()
-        full = self.root / rel
-        entry: dict[str, Any] = {"path": rel, "existed": full.is_file(), "blob": None,
-                                 "mode": None}
-        if full.is_file():
-            size = full.stat().st_size
-            if size > self.max_file:
-                entry["too_big"] = size
+        exists = found is not None and stat.S_ISREG(found.st_mode)
+        entry: dict[str, Any] = {"path": rel, "existed": exists, "blob": None, "mode": None,
+                                 "before": None}
+        if found is not None and exists:
+            if found.st_size > self.max_file:
+                entry["too_big"] = found.st_size
             else:
+                try:
+                    data = beneath.read(self.root, rel, self.max_file + 1) or b""
+                except beneath.Refused:
+                    return
                 blob = str(len(self.manifest["files"]))
-                _write_private(target / "files" / blob, full.read_bytes())
-                entry["blob"], entry["mode"] = blob, full.stat().st_mode & 0o7777
+                _write_private(target / "files" / blob, data)
+                entry["blob"], entry["mode"] = blob, found.st_mode & 0o7777
+                entry["before"] = digest(data)
         self.manifest["files"].append(entry)
         self._save()
+
+    def after_write(self, path: str) -> None:
+        """Note what the write left, so undo can tell the person's later changes from it."""
+        rel = self._rel(path)
+        if rel is None or self.current is None:
+            return
+        for entry in self.manifest.get("files", []):
+            if entry["path"] == rel:
+                entry["after"] = self._digest_now(rel)
+        self._save()
+
+    def _digest_now(self, rel: str) -> str | None:
+        try:
+            return digest(beneath.read(self.root, rel))
+        except (beneath.Refused, OSError):
+            return "unreadable"   # never equal to a content digest: undo asks for --force
 
     # -- shell calls, in a git work tree -----------------------------------------------------
     def _box(self) -> Sandbox:
@@ -195,11 +245,14 @@ class Checkpoints:
             return
         changed = [(p, c) for p, c in status.items() if p not in before]
         fresh = [(p, c) for p, c in changed if self.current is None or not self._known(p)]
-        if not fresh:
+        if not fresh and self.current is None:
             return
         self._open()
         for path, code in fresh:
             self.manifest["shell"].append({"path": path, "untracked": code == "??"})
+        # the command may also have changed files an earlier call of this turn recorded
+        for entry in self.manifest["files"] + self.manifest["shell"]:
+            entry["after"] = self._digest_now(entry["path"])
         self._save()
 
     # -- reading back ------------------------------------------------------------------------
@@ -262,44 +315,115 @@ class Checkpoints:
         # cat-file: the blob's bytes as stored, no filter and no textconv
         return await self._git("cat-file", "blob", f"HEAD:{path}")
 
-    async def undo(self, n: int = 1, session: str | None = None) -> list[list[Restored]]:
-        """Restore the newest ``n`` turns (of ``session`` if given); one list per turn."""
-        done: list[list[Restored]] = []
-        for turn, manifest in reversed(self.turns(session)[-n:] if n > 0 else []):
-            done.append(await self._undo_one(turn, manifest))
+    async def undo(self, n: int = 1, session: str | None = None, *,
+                   force: bool = False, dry: bool = False) -> Undone:
+        """Put back the newest ``n`` turns (of ``session`` if given), newest first.
+
+        Checks first: a file that is no longer what its turn left (and not already as undo
+        would make it) stops the whole undo, unless ``force``; a path that is not edgar's to
+        write (a link on the way, edgar's state, git's internals) is never written.
+        """
+        chosen = list(reversed(self.turns(session)[-n:] if n > 0 else []))
+        plans = [await self._plan(turn, manifest) for turn, manifest in chosen]
+        now: dict[str, str | None] = {}     # what each path holds once the newer turns are undone
+        changed: list[tuple[str, str]] = []
+        for (turn, manifest), plan in zip(chosen, plans):
+            for item in plan:
+                path = item["path"]
+                if path not in now:
+                    now[path] = self._digest_now(path) if not item.get("refused") else None
+                if item.get("refused") or item.get("unknown"):
+                    continue
+                if "after" not in item["entry"]:
+                    changed.append((path, f"turn {manifest.get('turn', '?')} did not record what "
+                                          "it left (an older edgar, or it was interrupted)"))
+                elif now[path] not in (item["entry"]["after"], item["before"]):
+                    changed.append((path, f"changed since turn {manifest.get('turn', '?')} of "
+                                          f"session {manifest.get('session', '?')}"))
+                now[path] = item["before"]
+        if changed and not force:
+            seen: dict[str, str] = {}
+            for path, why in changed:
+                seen.setdefault(path, why)
+            return Undone(changed=tuple(seen.items()))
+        if dry:   # the check alone (commit_undo asks before it moves a branch)
+            return Undone()
+        steps: list[Step] = []
+        for (turn, manifest), plan in zip(chosen, plans):
+            files = tuple(self._apply(item) for item in plan)
+            steps.append(Step(str(manifest.get("session", "")), str(manifest.get("turn", "")),
+                              float(manifest.get("created", 0) or 0), files))
             shutil.rmtree(turn, ignore_errors=True)
             if turn == self.current:
                 self.current, self.manifest = None, {}
-        return done
+        return Undone(steps=tuple(steps))
 
-    async def _undo_one(self, turn: Path, manifest: dict[str, Any]) -> list[Restored]:
-        out: list[Restored] = []
+    async def _plan(self, turn: Path, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+        """What undoing one turn would do to each of its files, newest change first."""
+        plan: list[dict[str, Any]] = []
         for entry in reversed(manifest.get("shell", [])):
-            full = self.root / entry["path"]
-            if entry.get("untracked"):
-                if full.is_file():
-                    full.unlink()
-                out.append(Restored(entry["path"], "removed"))
-                continue
-            data = await self._head(entry["path"])
-            if data is None:
-                out.append(Restored(entry["path"], "not restorable: not in HEAD"))
+            item = self._checked(entry)
+            if item.get("refused"):
+                plan.append(item)
+            elif entry.get("untracked"):
+                plan.append({**item, "before": None, "data": None})
             else:
-                _restore_file(full, data, None)
-                out.append(Restored(entry["path"], "restored from HEAD"))
+                data = await self._head(item["path"])
+                plan.append({**item, "before": digest(data), "data": data, "unknown": data is None,
+                             "source": "HEAD"})
         for entry in reversed(manifest.get("files", [])):
-            full = self.root / entry["path"]
-            if entry.get("too_big"):
-                out.append(Restored(entry["path"], f"not restorable: larger than "
-                                                   f"{self.max_file} bytes, not copied"))
-            elif not entry["existed"]:
-                if full.is_file():
-                    full.unlink()
-                out.append(Restored(entry["path"], "removed"))
+            item = self._checked(entry)
+            if item.get("refused"):
+                plan.append(item)
+            elif entry.get("too_big"):
+                plan.append({**item, "unknown": True, "refused": f"not restorable: larger than "
+                             f"{self.max_file} bytes, not copied"})
+            elif not entry.get("existed"):
+                plan.append({**item, "before": None, "data": None})
             else:
-                _restore_file(full, (turn / "files" / entry["blob"]).read_bytes(), entry["mode"])
-                out.append(Restored(entry["path"], "restored"))
-        return out
+                try:
+                    data = (turn / "files" / str(entry["blob"])).read_bytes()
+                except (OSError, KeyError, TypeError):
+                    plan.append({**item, "refused": "not restorable: its copy is missing"})
+                    continue
+                plan.append({**item, "before": digest(data), "data": data,
+                             "mode": entry.get("mode")})
+        return plan
+
+    def _checked(self, entry: Any) -> dict[str, Any]:
+        path = entry.get("path") if isinstance(entry, dict) else None
+        if not isinstance(path, str):
+            return {"path": repr(path), "entry": {}, "refused": "not restorable: not a path"}
+        item: dict[str, Any] = {"path": path, "entry": entry}
+        try:
+            beneath.parts_of(path)
+        except beneath.Refused as exc:
+            return {**item, "refused": f"not restorable: {exc.reason}"}
+        reason = protected_reason(self.root, self.root / path)
+        if reason:
+            return {**item, "refused": f"not restorable: {reason}"}
+        try:
+            beneath.lstat(self.root, path)
+        except beneath.Refused as exc:
+            return {**item, "refused": f"not restorable: {exc.reason}"}
+        return item
+
+    def _apply(self, item: dict[str, Any]) -> Restored:
+        path = item["path"]
+        if item.get("refused"):
+            return Restored(path, item["refused"])
+        if item.get("unknown"):
+            return Restored(path, "not restorable: not in HEAD")
+        try:
+            if item["data"] is None:
+                beneath.remove(self.root, path)
+                return Restored(path, "removed")
+            beneath.write(self.root, path, item["data"], item.get("mode"))
+        except beneath.Refused as exc:
+            return Restored(path, f"not restorable: {exc.reason}")
+        except OSError as exc:
+            return Restored(path, f"not restorable: {exc.strerror or exc}")
+        return Restored(path, "restored from HEAD" if item.get("source") == "HEAD" else "restored")
 
     async def diff(self, session: str | None = None) -> str:
         """This session's changes (``session`` defaults to this one) as a unified diff."""
@@ -325,12 +449,16 @@ class Checkpoints:
             if before is None:
                 chunks.append(f"# {path}: not shown ({note or 'unknown'} before this session)\n")
                 continue
-            full = self.root / path
-            now = full.read_bytes() if full.is_file() else b""
+            try:
+                found = beneath.read(self.root, path)
+            except (beneath.Refused, OSError) as exc:
+                chunks.append(f"# {path}: not shown ({exc})\n")
+                continue
+            now = found or b""
             if now == before:
                 continue
             old_name = "/dev/null" if note == "new" else f"a/{path}"
-            new_name = f"b/{path}" if full.is_file() else "/dev/null"
+            new_name = f"b/{path}" if found is not None else "/dev/null"
             lines = difflib.unified_diff(_lines(before), _lines(now), old_name, new_name, n=3)
             chunks.append("".join(lines))
         return "".join(chunks)
@@ -351,10 +479,23 @@ def _lines(data: bytes) -> list[str]:
     return lines
 
 
-def describe(turns: Iterable[list[Restored]]) -> list[str]:
-    """Lines saying what an undo did, for the REPL and ``edgar undo``."""
+def describe(steps: Iterable[Step]) -> list[str]:
+    """Lines saying what an undo did, for the REPL and ``edgar undo``: each step's session
+    and turn, then one indented line per file."""
     out = []
-    for number, restored in enumerate(turns, 1):
-        for item in restored:
-            out.append(f"{item.action} {item.path}")
+    for step in steps:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(step.created)) if step.created else "?"
+        out.append(f"turn {step.turn or '?'} of session {step.session or '?'} ({when}):")
+        for item in step.files:
+            out.append(f"  {item.action} {item.path}")
     return out
+
+
+def describe_refusal(changed: Iterable[tuple[str, str]]) -> list[str]:
+    """Lines saying why undo changed nothing, naming each file."""
+    lines = ["not undoing: these files changed after edgar's turn left them, and undo would "
+             "discard that work:"]
+    lines += [f"  {path} ({why})" for path, why in changed]
+    lines.append("nothing was changed; look at them, or run undo with --force to put "
+                 "edgar's copies back anyway")
+    return lines

@@ -24,8 +24,6 @@ Guarantees (ADR-0020):
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
-
 from edgar.config import Settings
 from edgar.conversation import ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock
 from edgar.core.context import system_prompt
@@ -36,9 +34,8 @@ from edgar.providers import prices
 from edgar.providers.base import ModelRequest, ProviderError
 from edgar.tools.base import clip
 
-if TYPE_CHECKING:
-    from edgar.core.session import Session
-    from edgar.core.turn import Turn
+from edgar.core.turn import Turn
+from edgar.core.views import StepView
 
 DEFAULT_WINDOW = 128_000      # for a model the price table does not know (context.window overrides)
 SUMMARY_MAX_TOKENS = 4096
@@ -122,20 +119,20 @@ class Compactor:
             self.ledger.observe(self._pending_chars, event.usage)
             self._pending_chars = None
 
-    def window(self, session: Session) -> int:
+    def window(self, session: StepView) -> int:
         return (self.settings.context.window or prices.context_window(session.provider.model)
                 or DEFAULT_WINDOW)
 
-    def _chars(self, session: Session, skills: list[tuple[str, str]]) -> int:
+    def _chars(self, session: StepView, skills: list[tuple[str, str]]) -> int:
         system = system_prompt(session.root, session.facts(), skills,
-                               append=session.settings.append_system_prompt)
+                               append=self.settings.append_system_prompt)
         return request_chars(system, session.messages, [t.spec() for t in session.tools.values()])
 
-    def tokens(self, session: Session, skills: list[tuple[str, str]] | None = None) -> int:
+    def tokens(self, session: StepView, skills: list[tuple[str, str]] | None = None) -> int:
         """Estimated tokens of the next request (system, tools, whole conversation)."""
         return self.ledger.tokens(self._chars(session, skills or []))
 
-    async def before_step(self, session: Session, turn: Turn) -> None:
+    async def before_step(self, session: StepView, turn: Turn) -> None:
         """Compact before a model call when the request would pass the threshold."""
         chars = self._chars(session, turn.skills)
         self._pending_chars = chars
@@ -145,7 +142,7 @@ class Compactor:
         await self.compact(session, turn=turn, min_gain=MIN_GAIN)
         self._pending_chars = self._chars(session, turn.skills)
 
-    async def compact(self, session: Session, focus: str | None = None, turn: Turn | None = None,
+    async def compact(self, session: StepView, focus: str | None = None, turn: Turn | None = None,
                       min_gain: float = 0.0) -> tuple[int, int] | None:
         """Summarise older turns now; (tokens before, after), or None if nothing changed.
 
@@ -225,7 +222,7 @@ class Compactor:
         publish(Compacted(tokens_before=before, tokens_after=after, **where))
         return before, after
 
-    async def _summarise(self, session: Session, request: ModelRequest, turn: Turn | None,
+    async def _summarise(self, session: StepView, request: ModelRequest, turn: Turn | None,
                          where: Where) -> str:
         reply = await model_call(session, request, where, turn=turn, end_line=True)
         return reply.text()

@@ -66,9 +66,13 @@ async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext,
     if guard is None or tool.access not in ("write", "shell"):
         return await tool.run(parsed, ctx)
     if tool.access == "write":
-        if isinstance(path, str) and path:
-            guard.before_write(path)
-        return await tool.run(parsed, ctx)
+        if not (isinstance(path, str) and path):
+            return await tool.run(parsed, ctx)
+        guard.before_write(path)
+        try:
+            return await tool.run(parsed, ctx)
+        finally:   # what the write left: undo tells the person's later changes from it
+            guard.after_write(path)
     await guard.before_shell()
     try:
         return await tool.run(parsed, ctx)

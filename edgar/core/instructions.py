@@ -81,7 +81,7 @@ def startup_instructions(root: Path, cwd: Path | None = None,
 
 def project_instructions(root: Path) -> str:
     """What ``core.context`` puts under "Project instructions" (user dir from the config)."""
-    from edgar.config import user_dir
+    from edgar.paths import user_dir
 
     return startup_instructions(root, Path.cwd(), user_dir())
 
@@ -111,25 +111,33 @@ class NestedInstructions:
         """The blocks for instruction files not yet delivered above any of ``paths``."""
         blocks: list[str] = []
         for raw in paths:
-            target = (self.root / raw).resolve() if not Path(raw).is_absolute() else Path(raw).resolve()
-            if target != self.root and self.root not in target.parents:
-                continue  # outside the project: its files are not the project's instructions
-            directory = target if target.is_dir() else target.parent
-            for d in _chain(self.root, directory):
-                if str(d) in self.covered:
-                    continue
-                for path in files_in(d):
-                    label = _label(self.root, path)
-                    text = _read(path)
-                    if label in self.delivered or not text or text in self._texts:
-                        continue
-                    self.delivered.add(label)
-                    self._texts.add(text)
-                    blocks.append(f'<instructions path="{label}">\n{text}\n</instructions>')
+            try:
+                blocks += self._blocks_above(raw)
+            except OSError:
+                continue   # a link loop, or one swapped while read: no instructions from it
         if not blocks:
             return ""
         return ("Instructions from the project for the directories just used (follow them "
                 "for files there):\n" + "\n\n".join(blocks))
+
+    def _blocks_above(self, raw: str) -> list[str]:
+        blocks: list[str] = []
+        target = (self.root / raw).resolve()   # an absolute raw replaces the root
+        if target != self.root and self.root not in target.parents:
+            return blocks  # outside the project: its files are not the project's instructions
+        directory = target if target.is_dir() else target.parent
+        for d in _chain(self.root, directory):
+            if str(d) in self.covered:
+                continue
+            for path in files_in(d):
+                label = _label(self.root, path)
+                text = _read(path)
+                if label in self.delivered or not text or text in self._texts:
+                    continue
+                self.delivered.add(label)
+                self._texts.add(text)
+                blocks.append(f'<instructions path="{label}">\n{text}\n</instructions>')
+        return blocks
 
     def for_calls(self, calls: Iterable[Any]) -> str:
         """``for_paths`` over the ``path`` argument of each tool call (read/write/edit/…)."""

@@ -1,8 +1,12 @@
 """The turn loop: context → model stream → tool calls → results → repeat.
 
 Guarantees:
-- ``TurnStarted`` and ``TurnFinished`` fire exactly once per turn (outcome ``ok``, ``error``
-  or ``cancelled``), whatever the provider, the tools or the person do.
+- ``TurnStarted`` and ``TurnFinished`` fire exactly once per turn (outcome ``ok``, ``error``,
+  ``cancelled`` or ``blocked``), whatever the provider, the tools or the person do.
+- The person's UserPromptSubmit hooks are asked by the CLI (``screen_prompt``) before it
+  publishes the line's ``PromptTyped``; a refused line becomes ``blocked_turn``: TurnStarted,
+  a Notice, TurnFinished(outcome ``blocked``) — never a PromptTyped, so never learned or
+  logged (ADR-0077). ``run_turn(screened=True)`` does not ask again.
 - Streamed text is kept when a turn is cancelled or the provider fails mid-stream: it is
   appended to the conversation (and so to the session log) before the turn ends.
 - Every ``tool_use`` in the conversation gets a ``tool_result``, even on cancellation, so
@@ -79,9 +83,29 @@ def _user_message(text: str, attachments: list[Attachment], reminder: str = "",
     return Message("user", blocks or [TextBlock("")])
 
 
+async def screen_prompt(session: Session, text: str) -> str | None:
+    """Ask the person's UserPromptSubmit hooks about ``text``: the refusal, or None."""
+    if session.guard is None:
+        return None
+    return await session.guard.before_prompt(text)
+
+
+def blocked_turn(session: Session, turn_id: str, refusal: str) -> TurnResult:
+    """A turn a prompt hook refused: it opens and closes, and nothing else happens."""
+    where = _where(session, Turn(id=turn_id, depth=0))
+    session.bus.publish(TurnStarted(model=session.model_name, **where))
+    session.bus.publish(Notice(level="warning", message=refusal, session_id=session.id))
+    error = ErrorRecord("hook", "denied")
+    session.bus.publish(TurnFinished(outcome="blocked", error=error, **where))
+    return TurnResult(id=turn_id, outcome="blocked", text="", usage=Usage(), cost=0.0,
+                      duration=0.0, steps=0, tools=(), files=(), error_message=refusal,
+                      error=error)
+
+
 async def run_turn(session: Session, text: str, attachments: list[Attachment] | None = None,
                    depth: int = 0, messages: list[Message] | None = None,
-                   turn_id: str | None = None, expand: Expand | None = None) -> TurnResult:
+                   turn_id: str | None = None, expand: Expand | None = None,
+                   screened: bool = False) -> TurnResult:
     """Run one turn for ``text`` (already published as PromptTyped by the caller at depth 0).
 
     ``turn_id`` is the id the caller already gave the turn's ``PromptTyped``; without one
@@ -89,13 +113,10 @@ async def run_turn(session: Session, text: str, attachments: list[Attachment] | 
     the turn, after the prompt hooks and before the first model call, with tool calls
     through the harness; what it returns joins the attachments.
     """
-    if depth == 0 and session.guard is not None:
-        refusal = await session.guard.before_prompt(text)
+    if depth == 0 and not screened:
+        refusal = await screen_prompt(session, text)
         if refusal is not None:  # a UserPromptSubmit hook said no: nothing is sent or kept
-            session.bus.publish(Notice(level="warning", message=refusal, session_id=session.id))
-            return TurnResult(id=turn_id or new_id(), outcome="error", text="", usage=Usage(),
-                              cost=0.0, duration=0.0, steps=0, tools=(), files=(),
-                              error_message=refusal, error=ErrorRecord("hook", "denied"))
+            return blocked_turn(session, turn_id or new_id(), refusal)
     own_history = messages is None
     history = session.messages if messages is None else messages
     turn = Turn(id=turn_id or new_id(), depth=depth)

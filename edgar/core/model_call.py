@@ -20,19 +20,17 @@ from __future__ import annotations
 
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from edgar.conversation import Usage
 from edgar.core.reply import Reply
+from edgar.core.turn import Turn
+from edgar.core.views import CallView
 from edgar.events import ModelResponded, Notice, TextDelta, ThinkingDelta, Where
 from edgar.providers import prices
 from edgar.providers.base import (
     Finished, ModelRequest, ProviderError, TextChunk, ThinkingChunk, ToolCall,
 )
 
-if TYPE_CHECKING:
-    from edgar.core.session import Session
-    from edgar.core.turn import Turn
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class Response:
         return self.reply.text()
 
 
-async def model_call(session: Session, request: ModelRequest, where: Where, *,
+async def model_call(session: CallView, request: ModelRequest, where: Where, *,
                      turn: Turn | None = None, reply: Reply | None = None,
                      end_line: bool = False) -> Response:
     """Stream ``request`` through the session's provider; publish, price and account for it.
@@ -95,7 +93,7 @@ async def model_call(session: Session, request: ModelRequest, where: Where, *,
     return Response(reply, finished, model, usage, cost)
 
 
-def _account(session: Session, turn: Turn | None, model: str, usage: Usage,
+def _account(session: CallView, turn: Turn | None, model: str, usage: Usage,
              where: Where, billed: float | None = None) -> float | None:
     """Add one response's usage and cost to the turn and the session, and publish it. The price
     table decides the cost; a server's own figure (OpenRouter) fills in when it has no price."""

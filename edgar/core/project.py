@@ -30,6 +30,7 @@ sessions/
 input_history
 import/
 checkpoints/
+commits.jsonl
 """
 
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Iterable, Protocol
 
 from edgar.core.context import NOTICED, FactLike, system_prompt
-
-if TYPE_CHECKING:
-    from edgar.core.session import Session
+from edgar.core.views import Marks
 
 
 @dataclass
@@ -53,6 +53,32 @@ PLAN_MODE = ("<system-reminder>\nPlan mode is on: the user wants a plan before a
              "</system-reminder>")
 
 
+class PromptSettings(Protocol):
+    """What the prompt reads of the settings: the person's own words to end it with."""
+
+    @property
+    def append_system_prompt(self) -> str | None: ...
+
+
+class PromptView(Protocol):
+    """What the system prompt and its reminders read of a session: where, which facts are
+    active, what the model has been told (``prompt``, changed in place) and the log."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def prompt(self) -> PromptState: ...
+
+    @property
+    def settings(self) -> PromptSettings: ...
+
+    @property
+    def log(self) -> Marks | None: ...
+
+    def facts(self) -> Sequence[FactLike]: ...
+
+
 def _today() -> datetime.date:
     return datetime.date.today()
 
@@ -65,7 +91,7 @@ def _noticed(fact: str | FactLike) -> bool:
     return not isinstance(fact, str) and getattr(fact, "provenance", "") in NOTICED
 
 
-def system(session: Session, today: datetime.date | None = None) -> str:
+def system(session: PromptView, today: datetime.date | None = None) -> str:
     """The session's system prompt: made on first use, then the same bytes every time."""
     state: PromptState = session.prompt
     if state.text is None:
@@ -79,7 +105,7 @@ def system(session: Session, today: datetime.date | None = None) -> str:
     return state.text
 
 
-def reminder(session: Session, skills: Iterable[tuple[str, str]] = (),
+def reminder(session: PromptView, skills: Iterable[tuple[str, str]] = (),
              today: datetime.date | None = None) -> str:
     """The reminder for the next user message, or "" when nothing changed."""
     system(session, today)

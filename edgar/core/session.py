@@ -22,7 +22,7 @@ from edgar.core.turn import AfterStop, BeforeStep, SkillSource
 from edgar.providers.base import Provider
 from edgar.tools.base import Tool, ToolGuard
 from edgar.tools.permissions import PermissionGate
-from edgar.tools.todo import TodoList
+from edgar.tools.todo_list import TodoList
 
 if TYPE_CHECKING:
     from edgar.core.checkpoints import Checkpoints

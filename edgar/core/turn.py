@@ -13,20 +13,20 @@ Guarantees:
   user hooks); the first non-empty string an ``after_stop`` returns is sent as the next
   user message and the turn goes on.
 - ``SkillSource`` is what the loop asks for skills (the matcher implements it).
+- Hooks see a view of the session (core/views.py), never the ``Session`` itself.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Protocol
+from typing import Iterable, Protocol
 
 from edgar.conversation import ToolResultBlock, Usage
 from edgar.core.reply import Reply
 from edgar.events import ErrorRecord, Outcome
 
-if TYPE_CHECKING:
-    from edgar.core.session import Session
+from edgar.core.views import StepView, StopView
 
 __all__ = ["Turn", "TurnResult", "ToolRun", "BeforeStep", "AfterStop", "SkillSource"]
 
@@ -112,13 +112,13 @@ class TurnResult:
 class BeforeStep(Protocol):
     """Called before each model call of a depth-0 turn (compaction)."""
 
-    async def before_step(self, session: Session, turn: Turn) -> None: ...
+    async def before_step(self, session: StepView, turn: Turn) -> None: ...
 
 
 class AfterStop(Protocol):
     """Called when a turn's model stopped (any depth); a string continues the turn."""
 
-    async def after_stop(self, session: Session, turn: Turn) -> str | None: ...
+    async def after_stop(self, session: StopView, turn: Turn) -> str | None: ...
 
 
 class SkillSource(Protocol):

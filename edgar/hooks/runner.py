@@ -50,7 +50,7 @@ from edgar.tools.base import HookVerdict
 from edgar.tools.vocabulary import claude_input, claude_name, edgar_input, names, permission_mode
 
 if TYPE_CHECKING:
-    from edgar.core.session import Session
+    from edgar.core.views import StopView
     from edgar.core.turn import Turn
     from edgar.tools.permissions import Answer, Confirm
 
@@ -232,7 +232,7 @@ class Hooks:
 
     # --- stops (an AfterStop beside verify) -------------------------------------------------
 
-    async def after_stop(self, session: Session, turn: Turn) -> str | None:
+    async def after_stop(self, session: StopView, turn: Turn) -> str | None:
         event = "Stop" if turn.depth == 0 else "SubagentStop"
         if not self.configured(event):
             return None

@@ -99,3 +99,66 @@ def describes(word: str) -> bool:
             and w not in BASE_S):
         return True
     return w.endswith(("n't", "n’t"))
+
+
+# --- whole messages (issue 22; learning/hearing.py) ---
+
+# A clause about a time, not a standing rule: "until Friday", "tomorrow", "this week",
+# "for now", "on 10 September", "at 3pm". (A plural weekday, "on Fridays", is a habit.)
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+TIME_BOUND = re.compile(
+    rf"\b(?:until|till|til|by)\s+(?:{_DAYS}|tomorrow|tonight|next|the\s+end|the\s+\w+\s+is|"
+    rf"\d|{_MONTHS}|(?:the\s+)?(?:migration|release|launch|deadline|demo)\b)"
+    rf"|\buntil\b|\b(?:today|tonight|tomorrow|yesterday)\b"
+    rf"|\b(?:this|next)\s+(?:week|weekend|morning|afternoon|evening|sprint|month|release)\b"
+    rf"|\bfor\s+(?:now|the\s+time\s+being|the\s+next\s+\w+|today|this\s+week)\b"
+    rf"|\bon\s+(?:{_DAYS})\b(?!s)|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b"
+    rf"|\b(?:{_MONTHS})\s+\d{{1,2}}\b|\bat\s+\d{{1,2}}(?::\d\d)?\s*(?:am|pm)\b"
+    rf"|\b(?:a|my|the)\s+(?:meeting|call|appointment|demo)\b",
+    re.IGNORECASE)
+
+REMEMBER = re.compile(r"remember\b", re.IGNORECASE)
+
+# Courtesy before an instruction that is not in the directive form ("please use uv …").
+COURTESY = re.compile(r"^(?:(?:please|pls|plz|kindly|ok(?:ay)?|so|also|and|then|now)"
+                      r"(?:\s*[,:!.;\-–—]+\s*|\s+))+", re.IGNORECASE)
+
+# "from now on", "going forward" in front of or after an instruction: it is meant to stand.
+_STANDING = (r"from\s+now\s+on|going\s+forward|moving\s+forward|henceforth|in\s+(?:the\s+)?future|"
+             r"from\s+here\s+on(?:\s+out)?|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:session|project)")
+STANDING_LEAD = re.compile(rf"^(?:{_STANDING})(?:\s*[,:!.;\-–—]+\s*|\s+)", re.IGNORECASE)
+STANDING_TRAIL = re.compile(rf"(?:\s*,)?\s+(?:{_STANDING})\s*[.!]*$", re.IGNORECASE)
+
+# An instruction: starts with a verb in the base form ("use", "write", "just fix"), not a
+# pronoun, a determiner or a description ("you can see …", "the logs are …").
+IMPERATIVE = re.compile(
+    r"(?:just\s+|only\s+|always\s+)?(?!(?:you|we|i|it|they|he|she|this|that|there|the|a|an|my|"
+    r"our|your|its|is|are|was|were|can|could|would|will|should)\b)"
+    r"(?:use|write|run|keep|put|add|make|call|name|prefer|avoid|stop|start|fix|do|don't|do\s+not|"
+    r"format|commit|push|test|check|ask|reply|respond|answer|answer|work|stay|follow|treat|"
+    r"leave|let|skip|send|show|print|log|store|save|read|place|prefix|indent|sort|import|"
+    r"install|build|deploy|document|mention|explain|include|exclude|quote|branch|merge|"
+    r"rebase|squash|tag|pin|lint|type|return|raise|throw|handle|catch|wrap|split|group)\b",
+    re.IGNORECASE)
+
+# The standing forms of issue 22, at the start of a clause (after courtesy).
+IMPLICIT = re.compile(
+    r"(?:stop\s+(?:using|adding|writing|running|doing|making|creating|calling|putting|"
+    r"\w+ing\b)\s+[\w`\"'“(]"
+    r"|use\s+\S.{0,80}?\s+(?:instead\s+of|rather\s+than|over)\s+\S"
+    r"|use\s+[^,]{1,60},\s+not\s+\S"
+    r"|prefer\s+\S"
+    r"|(?:don'?t|don’t|do\s+not)\s+.{3,200}?\b(?:anymore|any\s+more|ever\s+again)\b"
+    r"|(?:i|we)(?:\s+would|'d|’d)?\s+(?:really\s+)?prefer\s+\S"
+    r"|(?:i|we)\s+(?:always\s+)?(?:like|want)\s+(?:you\s+to\s+)?(?:always|never)\s+\S"
+    r"|we\s+(?:should|must|need\s+to|have\s+to)\s+(?:always|never)\s+\S"
+    r"|.{2,60},\s+prefer\s+\S)",
+    re.IGNORECASE)
+
+# "I prefer the second option", "I prefer not to say": a choice or a refusal, not a rule.
+NOT_A_PREFERENCE = re.compile(
+    r"(?:i|we)(?:\s+would|'d|’d)?\s+prefer\s+(?:the|this|that|these|those|it|option|one|"
+    r"not\s+to|to\s+(?:wait|stop|think|leave\s+it|keep\s+it\s+as))\b",
+    re.IGNORECASE)

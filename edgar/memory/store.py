@@ -6,7 +6,12 @@ Guarantees:
 - ``approve`` is the only way from pending to active; it succeeds only when the caller
   presents the sha256 of the exact text that is stored (the text the reviewer saw), and it
   re-labels the fact ``reviewed``.
-- Text is stored as one redacted line; the same normalised text is never stored twice.
+- Text is stored as one redacted line; the same text, compared as ``subjects.key`` (case,
+  punctuation, emphasis and whitespace aside), is never stored twice (ADR-0080). A store
+  written before that rule is re-keyed when opened: of facts that are now one, the newest
+  keeps the key and the older ones, if active, are forgotten.
+- ``add(..., replacing=ids)`` and ``approve(..., replacing=ids)`` make the new fact active and
+  forget the facts it supersedes in one transaction: both or neither.
 """
 
 from __future__ import annotations
@@ -17,16 +22,20 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Callable, Literal, Sequence
 
+from edgar.memory.subjects import key as match_key
 from edgar.storage.db import DB
 
-Provenance = Literal["user-prompt", "error-template", "manual", "reviewed", "distilled", "imported"]
+Provenance = Literal["user-prompt", "error-template", "manual", "reviewed", "distilled", "imported",
+                     "user-prompt-implicit"]
 Status = Literal["active", "pending", "rejected", "forgotten"]
 
 # The four doors to an active fact. Anything else waits for a person in `edgar memory review`.
 ACTIVE_FROM: frozenset[str] = frozenset({"user-prompt", "error-template", "manual", "reviewed"})
-PROVENANCES: frozenset[str] = ACTIVE_FROM | {"distilled", "imported"}
+# "user-prompt-implicit": a typed standing instruction without the directive form (issue 22),
+# proposed to the person, never active on its own.
+PROVENANCES: frozenset[str] = ACTIVE_FROM | {"distilled", "imported", "user-prompt-implicit"}
 
 
 def normalise(text: str) -> str:
@@ -78,13 +87,41 @@ class MemoryStore(DB):
     def __init__(self, path: str | Path, redact: Callable[[str], str] | None = None):
         super().__init__(path)
         self._redact = redact or _default_redact()
+        self._rekey()
+
+    def _rekey(self) -> None:
+        # Keys written before ADR-0080 were the casefolded text; one pass makes them match
+        # keys, newest first, so the newest of facts that are now one keeps the key.
+        rows = self.query("SELECT id, text, key, status FROM facts ORDER BY id DESC")
+        if all(row["key"] == match_key(row["text"]) or "#" in row["key"] for row in rows):
+            return
+        with self.write() as conn:
+            taken: set[str] = set()
+            for row in conn.execute("SELECT id, text, key, status FROM facts ORDER BY id DESC"
+                                    ).fetchall():
+                want = match_key(row["text"])
+                if want in taken:
+                    conn.execute("UPDATE facts SET key = ?, status = CASE WHEN status = 'active'"
+                                 " THEN 'forgotten' ELSE status END WHERE id = ?",
+                                 (f"{want} #{row['id']}", row["id"]))
+                    continue
+                taken.add(want)
+                if row["key"] != want:
+                    conn.execute("UPDATE facts SET key = ? || ' #' || id WHERE key = ? AND id != ?",
+                                 (want, want, row["id"]))
+                    conn.execute("UPDATE facts SET key = ? WHERE id = ?", (want, row["id"]))
 
     def clean(self, text: str) -> str:
         """The form ``text`` is stored in (one redacted line): what a reviewer must be shown."""
         return normalise(self._redact(normalise(text)))
 
-    def add(self, text: str, provenance: str, source: str = "") -> Fact | None:
-        """Store a fact; returns it, or None when the same text is already known."""
+    def add(self, text: str, provenance: str, source: str = "",
+            replacing: Sequence[int] = ()) -> Fact | None:
+        """Store a fact; returns it, or None when the same text is already known.
+
+        ``replacing``: active facts the new one supersedes; they are forgotten in the same
+        transaction (only when the new fact is stored, and only when it is active).
+        """
         if provenance not in PROVENANCES:
             raise ValueError(f"unknown provenance {provenance!r}")
         clean = self.clean(text)
@@ -96,10 +133,12 @@ class MemoryStore(DB):
             cur = conn.execute(
                 "INSERT OR IGNORE INTO facts(text, key, provenance, status, created, source, sha256)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (clean, clean.casefold(), provenance, status, time.time(), source, digest(clean)),
+                (clean, match_key(clean), provenance, status, time.time(), source, digest(clean)),
             )
             if cur.rowcount == 0:
                 return None
+            if status == "active":
+                _forget(conn, replacing)
             row = conn.execute("SELECT * FROM facts WHERE id = ?", (cur.lastrowid,)).fetchone()
         return _fact(row)
 
@@ -113,7 +152,7 @@ class MemoryStore(DB):
             raise ValueError(f"{provenance!r} cannot make a fact active")
         clean = self.clean(text)
         with self.write() as conn:
-            row = conn.execute("SELECT * FROM facts WHERE key = ?", (clean.casefold(),)).fetchone()
+            row = conn.execute("SELECT * FROM facts WHERE key = ?", (match_key(clean),)).fetchone()
             if row is None or row["status"] == "active":
                 return None
             conn.execute(
@@ -142,11 +181,11 @@ class MemoryStore(DB):
             if clean == row["text"]:
                 raise ReviewError(f"fact {fact_id} already says that")
             clash = conn.execute("SELECT id, status FROM facts WHERE key = ? AND id != ?",
-                                 (clean.casefold(), fact_id)).fetchone()
+                                 (match_key(clean), fact_id)).fetchone()
             if clash is not None:
                 raise ReviewError(f"the same text is already fact {clash['id']} "
                                   f"({clash['status']})")
-            if clean.casefold() == row["key"]:          # only the case changed: same fact
+            if match_key(clean) == row["key"]:          # only case or punctuation changed
                 conn.execute("UPDATE facts SET text = ?, sha256 = ?, provenance = 'manual',"
                              " source = ? WHERE id = ?", (clean, digest(clean), source, fact_id))
                 new_id: int | None = fact_id   # lastrowid's type, below
@@ -155,7 +194,7 @@ class MemoryStore(DB):
                 cur = conn.execute(
                     "INSERT INTO facts(text, key, provenance, status, created, source, sha256)"
                     " VALUES (?, ?, 'manual', 'active', ?, ?, ?)",
-                    (clean, clean.casefold(), time.time(), f"{source} of fact {fact_id}",
+                    (clean, match_key(clean), time.time(), f"{source} of fact {fact_id}",
                      digest(clean)))
                 new_id = cur.lastrowid
             row = conn.execute("SELECT * FROM facts WHERE id = ?", (new_id,)).fetchone()
@@ -189,11 +228,13 @@ class MemoryStore(DB):
             used += len(fact.text) + 1
         return out
 
-    def approve(self, fact_id: int, shown_sha256: str, text: str | None = None) -> Fact:
+    def approve(self, fact_id: int, shown_sha256: str, text: str | None = None,
+                replacing: Sequence[int] = ()) -> Fact:
         """Make a pending fact active as ``reviewed``, only if ``shown_sha256`` matches.
 
         ``text`` is an edit made by the reviewer: the hash then must match the edited text
-        the reviewer saw last, and that text is what becomes active.
+        the reviewer saw last, and that text is what becomes active. ``replacing``: active
+        facts it supersedes, forgotten in the same transaction.
         """
         with self.write() as conn:
             row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
@@ -206,13 +247,14 @@ class MemoryStore(DB):
                 raise ReviewError(
                     f"fact {fact_id} changed since it was shown (hash mismatch); review it again")
             clash = conn.execute("SELECT id FROM facts WHERE key = ? AND id != ?",
-                                 (final.casefold(), fact_id)).fetchone()
+                                 (match_key(final), fact_id)).fetchone()
             if clash is not None:
                 raise ReviewError(f"the same text is already fact {clash['id']}")
             conn.execute(
                 "UPDATE facts SET text = ?, key = ?, sha256 = ?, status = 'active',"
                 " provenance = 'reviewed' WHERE id = ?",
-                (final, final.casefold(), digest(final), fact_id))
+                (final, match_key(final), digest(final), fact_id))
+            _forget(conn, [i for i in replacing if i != fact_id])
             row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
         return _fact(row)
 
@@ -232,6 +274,12 @@ class MemoryStore(DB):
 
     def forget(self, fact_id: int) -> Fact:
         return self.set_status(fact_id, "forgotten", only_from=("active", "pending"))
+
+
+def _forget(conn, ids: Sequence[int]) -> None:
+    for fact_id in ids:
+        conn.execute("UPDATE facts SET status = 'forgotten' WHERE id = ? AND status = 'active'",
+                     (fact_id,))
 
 
 def _fact(row) -> Fact:

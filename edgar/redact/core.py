@@ -31,7 +31,7 @@ import os
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from edgar.redact import upstream
+from edgar.redact import noseyparker, upstream
 from edgar.redact.assign import (
     MARK_HEAD,
     OPERATOR_BYTES,
@@ -65,6 +65,7 @@ _SETTLE_ROUNDS = 4
 # Every family a marker can name: the rules', the name-based ones, and those with a service.
 FAMILIES = frozenset(
     {r.id for r in upstream.load().rules}
+    | {r.id for r in noseyparker.load().rules}
     | {"private-key", "url-password", "url-token", "basic-auth", "bearer-token", "high-entropy-token", _ENV_FAMILY}
     | set(NAME_KINDS)
     | {service_family(s, k) for s in (*SERVICES, *SERVICE_ALIASES.values()) for k in NAME_KINDS}
@@ -170,6 +171,7 @@ class Redactor:
             find_key_blocks(text, spans)
         low = raw.translate(LOWER)
         regions = upstream.find(text, raw, low, spans)
+        noseyparker.find(text, low, spans)
         if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment
             find_assignments(text, low, spans)
         if b"://" in raw:

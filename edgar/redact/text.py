@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 Span = tuple[int, int, str, int]  # start, end, family, priority
 # When spans overlap they merge; the longest names the family, then the most specific kind.
-PRIO_TOKEN, PRIO_URL, PRIO_ENV, PRIO_NAME = 3, 2, 1, 0
+PRIO_TOKEN, PRIO_URL, PRIO_ENV, PRIO_NAME, PRIO_GENERIC = 3, 2, 1, 0, -1
 
 DIGITS = frozenset("0123456789")
 UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -68,6 +68,20 @@ def trie(words: Iterable[str]) -> str:
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
     return build(root) if root else "(?!)"
+
+
+_PLACEHOLDER = lazy(
+    r"(?i:.*example.*|.*(?:x{4,}|\*{4,}|\.{3}|_here\b|your[_-]).*)|<[^<>]*>|\$\{[^}]*\}|\{\{.*\}\}|\$[A-Z_][A-Z0-9_]*",
+    re.S,
+)
+
+
+def placeholder(secret: str) -> bool:
+    """A value written to stand for a secret: all one character, an `x`/`X` or `*` run, `EXAMPLE`,
+    `…_here`, `your-…`, `<…>`, `${…}`, `{{…}}`, `$NAME`. Minted tokens are none of these."""
+    if len(set(secret)) <= 1:
+        return True
+    return _PLACEHOLDER.fullmatch(secret) is not None
 
 
 def entropy(s: str, counts: Counter[str] | None = None) -> float:

@@ -42,6 +42,7 @@ class Sandbox:
         self.plan: Plan | None = None
         self.ruleset: landlock.Ruleset | None = None
         self.carved = False
+        self.cgroup: str | None = None
         if policy.confined:
             self._choose()
 
@@ -62,6 +63,23 @@ class Sandbox:
             self.plan = Plan()
         if self.ruleset is not None and self.plan is not None:
             self.plan = replace(self.plan, landlock_fd=self.ruleset.fd)
+        if self.plan is not None and policy.max_processes > 0:
+            self._limit(policy.max_processes)
+
+    def _limit(self, limit: int) -> None:
+        """A pids cgroup where this user may make one, else RLIMIT_NPROC in the user namespace
+        (the kernel counts that namespace's processes there; not for uid 0, which it exempts)."""
+        assert self.plan is not None
+        from edgar.sandbox import pids
+
+        self.cgroup = pids.make(limit)
+        if self.cgroup is not None:
+            import atexit
+
+            atexit.register(pids.remove, self.cgroup)
+            self.plan = replace(self.plan, cgroup=self.cgroup)
+        elif self.plan.user and self.plan.uid != 0:
+            self.plan = replace(self.plan, nproc=limit)
 
     def _landlock(self, *, carve: bool, handle_net: bool) -> landlock.Ruleset | None:
         if self.caps.landlock_abi < 1:
@@ -137,6 +155,15 @@ class Sandbox:
                              "processes are killed by process group only"))
             out.append(Layer("mount namespace", False, "unavailable: a fresh /proc and "
                              "read-only binds need it"))
+        limit = self.policy.max_processes
+        if self.cgroup is not None:
+            out.append(Layer("process limit", True, f"{limit} processes (pids cgroup)"))
+        elif plan.nproc:
+            out.append(Layer("process limit", True, f"{limit} processes per command "
+                             "(RLIMIT_NPROC in its user namespace)"))
+        else:
+            out.append(Layer("process limit", False, "none (no pids cgroup this user may make, "
+                             "no user namespace to count in)"))
         net_layer = plan.net or (self.backend == "bwrap")
         if self.policy.network:
             out.append(Layer("network", False, "open (sandbox.network = true)"))
@@ -162,7 +189,7 @@ class Sandbox:
             return ("sandbox: nothing confines commands on this machine ("
                     + "; ".join(self.caps.why_not) + '); set sandbox.mode = "off" to silence this')
         missing = [layer.name for layer in self.layers() if not layer.active
-                   and layer.name not in ("network",)]
+                   and layer.name not in ("network", "process limit")]
         if missing:
             return f"sandbox: partial — missing {', '.join(missing)} (edgar doctor says more)"
         return None
@@ -170,6 +197,10 @@ class Sandbox:
     def close(self) -> None:
         if self.ruleset is not None:
             self.ruleset.close()
+        if self.cgroup is not None:
+            from edgar.sandbox import pids
+
+            pids.remove(self.cgroup)
 
 
 def carve_out(root: str, protected: tuple[str, ...]) -> tuple[list[str], list[str]]:

@@ -46,7 +46,8 @@ def main(args: list[str]) -> None:
                     mount=bool(fields["mount"]), net=bool(fields["net"]),
                     self_binds=tuple(map(str, fields["self_binds"])),
                     ro_binds=tuple(map(str, fields["ro_binds"])),
-                    uid=int(fields["uid"]), gid=int(fields["gid"]))
+                    uid=int(fields["uid"]), gid=int(fields["gid"]),
+                    nproc=int(fields.get("nproc", 0)), cgroup=str(fields.get("cgroup", "")))
         if spec["landlock"]:
             from edgar.sandbox import landlock
 

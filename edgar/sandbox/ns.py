@@ -14,6 +14,13 @@ Guarantees (for a ``Plan`` the probe found working on this machine):
 - The Landlock ruleset (``landlock_fd``) is enforced last, after every mount (a Landlock
   domain forbids mounting), and binds the command and all its descendants.
 - Every process this creates gets PR_SET_PDEATHSIG(SIGKILL): when edgar dies, they die.
+- The child is made dumpable again only while it writes its own ``uid_map``/``gid_map``
+  (a non-dumpable process's ``/proc/self`` files belong to root, so an ordinary user's child
+  of a hardened edgar could not write them), and non-dumpable again before anything else.
+- ``nproc``: RLIMIT_NPROC set right after the user namespace is entered, where the kernel
+  counts the processes of that namespace only (Linux 5.14+); ``cgroup``: the command joins
+  that pids cgroup before anything else. Either caps how many processes one command can
+  start (a fork bomb gets EAGAIN).
 - A failure here writes ``edgar sandbox: …`` to the command's stderr and exits with
   ``SETUP_FAILED``; it never runs the command unconfined.
 """
@@ -23,6 +30,7 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import os
+import resource
 import signal
 import socket
 import struct
@@ -56,6 +64,8 @@ class Plan:
     landlock_fd: int = -1
     uid: int = 0
     gid: int = 0
+    nproc: int = 0                   # RLIMIT_NPROC inside the user namespace (0: none)
+    cgroup: str = ""                 # cgroup.procs of a pids cgroup to join first ("": none)
 
     @property
     def flags(self) -> int:
@@ -92,12 +102,21 @@ def enter(plan: Plan) -> None:
 def _enter(plan: Plan) -> None:
     c = landlock.libc()
     _check(c.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl(PDEATHSIG)")
+    if plan.cgroup:
+        _write(plan.cgroup, "0")   # this process, and so everything it starts
     if plan.flags:
         _check(c.unshare(plan.flags), "unshare")
     if plan.user:
-        _write("/proc/self/setgroups", "deny")
-        _write("/proc/self/uid_map", f"{plan.uid} {plan.uid} 1")
-        _write("/proc/self/gid_map", f"{plan.gid} {plan.gid} 1")
+        # edgar is non-dumpable (harden_self): its /proc/self files would be root's here
+        _check(c.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl(DUMPABLE)")
+        try:
+            _write("/proc/self/setgroups", "deny")
+            _write("/proc/self/uid_map", f"{plan.uid} {plan.uid} 1")
+            _write("/proc/self/gid_map", f"{plan.gid} {plan.gid} 1")
+        finally:
+            c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        if plan.nproc > 0:
+            resource.setrlimit(resource.RLIMIT_NPROC, (plan.nproc, plan.nproc))
     if plan.pid:
         child = os.fork()
         if child:

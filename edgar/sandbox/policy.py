@@ -27,6 +27,7 @@ MODES: tuple[Mode, ...] = ("workspace-write", "read-only", "off")
 DEVICE_FILES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty",
                 "/dev/ptmx")
 DEVICE_DIRS = ("/dev/pts", "/dev/shm")
+MAX_PROCESSES = 1024   # a build's make -j and test workers fit; a fork bomb does not
 
 
 def temp_dirs() -> tuple[str, ...]:
@@ -41,14 +42,38 @@ def temp_dirs() -> tuple[str, ...]:
 
 
 def protected_in(root: Path) -> list[Path]:
-    """The paths under a project root that a command must not change."""
+    """The paths under a project root that a command must not change: ``.edgar``, and in a
+    repository what makes git run a program — its hooks, its config, ``info/attributes``
+    (filters, diff drivers) and every submodule's config and hooks; ``.git/modules`` whole
+    while it holds no submodule yet (so none can be planted there)."""
     paths = [root / ".edgar"]
     git = root / ".git"
     if git.is_dir() and not git.is_symlink():
-        paths += [git / "hooks", git / "config"]
+        paths += [git / "hooks", git / "config", git / "info" / "attributes"]
+        modules = git / "modules"
+        found = module_dirs(modules)
+        if found:
+            for module in found:
+                paths += [module / "config", module / "hooks"]
+        else:
+            paths.append(modules)
     elif git.exists() or git.is_symlink():
         paths.append(git)  # a gitdir file or link: rewriting it would swap hooks and config
     return paths
+
+
+def module_dirs(modules: Path) -> list[Path]:
+    """The git dirs of submodules beneath ``.git/modules`` (nested ones too; a submodule's
+    name may hold slashes, ``vendor/lib``): each holds HEAD, objects/ and refs/."""
+    if not modules.is_dir() or modules.is_symlink():
+        return []
+    found = []
+    for head in sorted(modules.rglob("HEAD")):
+        git = head.parent
+        if (head.is_file() and git != modules and not git.is_symlink()
+                and (git / "objects").is_dir() and (git / "refs").is_dir()):
+            found.append(git)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +86,8 @@ class Policy:
     network: bool = False
     root: str | None = None          # the project root (where commands start)
     env: tuple[str, ...] = ()        # more variables the person passes ([sandbox] env)
+    user_dir: str | None = None      # edgar's user dir (protected; made before the first command)
+    max_processes: int = MAX_PROCESSES   # processes one command may have at once
     devices: tuple[str, ...] = field(default=DEVICE_FILES)
 
     @classmethod
@@ -78,13 +105,13 @@ class Policy:
         if mode == "read-only":
             protected.insert(0, str(real))  # even where the project lives in a temp dir
         if user_dir is None:
-            from edgar.config import user_dir as find_user_dir
+            from edgar.paths import user_dir as find_user_dir
 
             user_dir = find_user_dir()
         protected.append(os.path.realpath(user_dir))
         return cls(mode=mode, writable=tuple(dict.fromkeys(writable)),
                    protected=tuple(dict.fromkeys(protected)), network=network, root=str(real),
-                   env=tuple(dict.fromkeys(env)))
+                   env=tuple(dict.fromkeys(env)), user_dir=os.path.realpath(user_dir))
 
     @property
     def confined(self) -> bool:

@@ -3,6 +3,9 @@
 Guarantees:
 - ``get()`` builds the ``Sandbox`` on first use only (the probe forks; most sessions run no
   command), and makes edgar non-dumpable (``harden_self``) before any command can run.
+- Before it builds the sandbox it creates the protected paths that are missing
+  (``prepare``), then computes the policy again, so they are bound read-only from the first
+  command on.
 - The first ``get()`` calls ``announce`` once with one line: the layers in force, or — as a
   warning — what is missing; nothing at all in mode ``off``.
 """
@@ -30,8 +33,11 @@ class SessionSandbox:
             from edgar.sandbox import harden_self
             from edgar.sandbox.core import Sandbox
 
+            from edgar.sandbox.prepare import prepare
+
             harden_self()
-            self._box = Sandbox(self._policy())
+            prepare(self._policy())
+            self._box = Sandbox(self._policy())   # again: it now sees what prepare made
             if self._announce is not None:
                 warning = self._box.warning()
                 if warning:

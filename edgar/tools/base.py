@@ -19,29 +19,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Mapping, Protocol
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from edgar.conversation import ImageBlock, ToolResultBlock, ToolSpec
 from edgar.events import ErrorKind, ErrorRecord, ToolFinished, Where
+from edgar.tools.args import ToolArgs
 
 if TYPE_CHECKING:
     from edgar.sandbox.session import SessionSandbox
     from edgar.tools.permissions import PermissionGate
-    from edgar.tools.todo import TodoList
+    from edgar.tools.todo_list import TodoList
 
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
            "HookVerdict", "ToolGuard",
            "args_schema", "validation_text", "resolve", "resolve_for_write", "clip", "strip_env"]
 
 Access = Literal["read", "write", "shell", "task", "web"]
-
-
-class ToolArgs(BaseModel):
-    """Base of every tool's arguments: a pydantic model, closed and strict (a string is never
-    a number, ``true`` is not an integer); ``Field(description=…, ge=…)`` is what the model
-    is told. Its JSON Schema (``args_schema``) is what every request sends."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 def args_schema(args: type[ToolArgs]) -> dict[str, Any]:
@@ -93,6 +86,8 @@ class ChangeRecorder(Protocol):
     """What the harness tells before a change (core/checkpoints.py keeps copies for undo)."""
 
     def before_write(self, path: str) -> None: ...
+
+    def after_write(self, path: str) -> None: ...
 
     async def before_shell(self) -> None: ...
 
@@ -203,7 +198,11 @@ def resolve(ctx: ToolContext, path: str) -> Path:
     if "\0" in path:
         raise ToolFailure("validation", "the path contains a NUL character")
     raw = Path(os.path.expanduser(path))
-    full = (raw if raw.is_absolute() else ctx.root / raw).resolve()
+    try:
+        full = (raw if raw.is_absolute() else ctx.root / raw).resolve()
+    except OSError as exc:   # a link loop, or a component swapped while it was being read
+        raise ToolFailure("denied", f"{path}: cannot be resolved ({exc.strerror or exc}); "
+                          "edgar does not follow links that loop or change under it") from None
     root = ctx.root.resolve()
     if not ctx.allow_outside_root and full != root and root not in full.parents:
         raise ToolFailure("denied", f"{path} is outside the project root {root}; "
@@ -222,7 +221,7 @@ def resolve_for_write(ctx: ToolContext, path: str) -> Path:
 
 def protected_reason(root: Path, full: Path) -> str | None:
     """Why ``full`` (resolved) is not the model's to write, or None."""
-    from edgar.config import user_dir
+    from edgar.paths import user_dir
 
     def inside(base: Path) -> bool:
         return full == base or base in full.parents

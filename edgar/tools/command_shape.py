@@ -134,7 +134,10 @@ def vouched_program(command: str, root: Path, env: Mapping[str, str] | None = No
         return None
     real_root = root.resolve()
     if "/" in word:
-        path = (real_root / os.path.expanduser(word)).resolve()
+        try:
+            path = (real_root / os.path.expanduser(word)).resolve()
+        except OSError:
+            return None
         if path.is_relative_to(real_root) and path.is_file() and _tracked(path, real_root, sandbox):
             return os.path.basename(word)
         return None

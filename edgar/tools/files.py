@@ -5,6 +5,10 @@ Guarantees:
   leaves it half-written; ``edit`` changes nothing unless ``old_string`` occurs exactly once
   (or ``replace_all``), and says which of the two it was when it refuses. Neither writes
   under ``.edgar/``, ``.git/`` or edgar's user dir (``resolve_for_write``).
+- Beneath the root both open every component without following links (``tools/beneath``,
+  ADR-0076): a directory swapped for a link after the check is refused with the reason, never
+  written through. A file ``write`` creates gets 0666 less the umask; one it replaces keeps
+  its mode.
 - ``read`` reads only regular files (a FIFO, socket or device is refused, never waited on)
   and returns the requested window — at most ``READ_MAX_CHARS`` — without loading the rest
   of the file; ``edit`` refuses files over ``EDIT_MAX_BYTES``.
@@ -24,6 +28,7 @@ from typing import IO
 
 from pydantic import Field
 
+from edgar.tools import beneath
 from edgar.tools.base import (
     Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, rel, resolve, resolve_for_write,
 )
@@ -34,14 +39,23 @@ EDIT_MAX_BYTES = 16 * 1024 * 1024  # edit loads the file whole; past this it ref
 COUNT_MAX_BYTES = 64 * 1024 * 1024  # how far past the window "N more lines" is counted
 
 
-def _read_text(path: Path, shown: str) -> str:
-    """A whole (bounded) text file, for edit."""
-    with open_regular(path, shown) as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size > EDIT_MAX_BYTES:
-            raise ToolFailure("validation", f"{shown} is {size:,} bytes; edit works on files up "
-                              f"to {EDIT_MAX_BYTES:,} bytes (use shell tools such as sed)")
-        data = handle.read(EDIT_MAX_BYTES + 1)
+def _read_text(root: Path, path: Path, shown: str) -> str:
+    """A whole (bounded) text file, for edit; beneath the root without following links."""
+    inner = _beneath(root, path)
+    if inner is None:
+        with open_regular(path, shown) as handle:
+            data = handle.read(EDIT_MAX_BYTES + 1)
+    else:
+        try:
+            found = beneath.read(root, inner, EDIT_MAX_BYTES + 1)
+        except beneath.Refused as exc:
+            raise ToolFailure("denied", f"{shown}: {exc.reason}") from None
+        if found is None:
+            raise ToolFailure("not_found", f"{shown} does not exist")
+        data = found
+    if len(data) > EDIT_MAX_BYTES:
+        raise ToolFailure("validation", f"{shown} is over {EDIT_MAX_BYTES:,} bytes; edit works "
+                          "on files up to that size (use shell tools such as sed)")
     if is_binary(data[:SNIFF]):
         raise ToolFailure("validation", f"{shown} looks binary; not reading it")
     return data.decode("utf-8", errors="replace")
@@ -109,6 +123,26 @@ def _more(handle: IO[bytes], stop: threading.Event, current: int) -> str:
     return f"more lines follow line {current - 1} (the file is {size:,} bytes)"
 
 
+def _beneath(root: Path, path: Path) -> str | None:
+    """``path`` relative to the (resolved) root, or None when it lies outside it."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+def save(root: Path, path: Path, shown: str, text: str) -> None:
+    """Write ``text`` to ``path``: beneath the root link-free (ADR-0076), else as before."""
+    inner = _beneath(root, path)
+    if inner is None:   # outside the root: only with tools.allow_outside_root
+        atomic_write(path, text)
+        return
+    try:
+        beneath.write(root, inner, text.encode("utf-8"), mode=None)
+    except beneath.Refused as exc:
+        raise ToolFailure("denied", f"{shown}: {exc.reason}") from None
+
+
 def atomic_write(path: Path, text: str) -> None:
     import tempfile  # here, not at the top: it pulls in random and shutil, start-up time
 
@@ -173,7 +207,7 @@ class Write(Tool):
         if path.is_dir():
             raise ToolFailure("validation", f"{args.path} is a directory")
         existed = path.exists()
-        atomic_write(path, args.content)
+        save(ctx.root.resolve(), path, args.path, args.content)
         verb = "overwrote" if existed else "created"
         return ToolOutcome(f"{verb} {args.path} ({len(args.content)} characters)",
                            files=(rel(ctx, path),))
@@ -203,7 +237,7 @@ class Edit(Tool):
         return await off_loop(lambda stop: self._edit(path, args, ctx))
 
     def _edit(self, path: Path, args: EditArgs, ctx: ToolContext) -> ToolOutcome:
-        content = _read_text(path, args.path)
+        content = _read_text(ctx.root.resolve(), path, args.path)
         count = content.count(args.old_string)
         if count == 0:
             raise ToolFailure("edit_no_match", f"old_string was not found in {args.path}; "
@@ -213,6 +247,6 @@ class Edit(Tool):
                               f"{args.path}; add surrounding lines to make it unique, or set "
                               "replace_all")
         new = content.replace(args.old_string, args.new_string, -1 if args.replace_all else 1)
-        atomic_write(path, new)
+        save(ctx.root.resolve(), path, args.path, new)
         return ToolOutcome(f"edited {args.path} ({count} replacement{'s' * (count > 1)})",
                            files=(rel(ctx, path),))

@@ -91,11 +91,11 @@ class PermissionGate:
             return host_of(value) or None
         if self.root is None:
             return value
-        full = (self.root / Path(value).expanduser()).resolve()
         try:
+            full = (self.root / Path(value).expanduser()).resolve()
             return full.relative_to(self.root).as_posix()
-        except ValueError:
-            return None  # outside the project: no path rule ever allows it
+        except (ValueError, OSError):
+            return None  # outside the project (or a link swapped under it): no rule allows it
 
     async def check(self, tool: str, access: str, summary: str,
                     args: Mapping[str, Any] | None = None,

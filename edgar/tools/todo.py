@@ -11,45 +11,17 @@ Guarantees:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
-
-Status = Literal["pending", "in_progress", "completed"]
-MARKS = {"pending": "☐", "in_progress": "◐", "completed": "☑"}
-
-
-class TodoItem(ToolArgs):
-    """One item of the list."""
-
-    content: str = Field(min_length=1, description="What to do, imperative: 'Run the tests'")
-    status: Status = Field(description="pending, in_progress (one at a time) or completed")
-    activeForm: str = Field(min_length=1, description="The same, as it is being done: "
-                            "'Running the tests'")
-
+from edgar.tools.todo_list import MARKS, TodoItem
 
 class TodoWriteArgs(ToolArgs):
     """Arguments of ``todo_write``."""
 
     todos: list[TodoItem] = Field(description="The whole updated list")
-
-
-@dataclass
-class TodoList:
-    """The session's checklist; ``items`` are replaced whole by each ``todo_write``."""
-
-    items: list[TodoItem] = field(default_factory=list)
-
-    def lines(self) -> list[str]:
-        """The list as a person sees it: a mark, then the text (the active form while doing)."""
-        return [f"{MARKS[t.status]} {t.activeForm if t.status == 'in_progress' else t.content}"
-                for t in self.items]
-
-    def to_json(self) -> list[dict[str, str]]:
-        return [t.model_dump() for t in self.items]
 
 
 class TodoWrite(Tool):

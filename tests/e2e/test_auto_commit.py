@@ -177,3 +177,87 @@ def test_an_ordinary_user_gets_the_same_commit(tmp_path):
         assert not witness.exists()
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def committed_turn(tmp_path: Path, env: dict) -> tuple[Path, str, str]:
+    """A repository with the person's own dirty and staged work, then one committed turn:
+    (project, HEAD before, status before)."""
+    project = repo(tmp_path / "p", {"a.txt": "base\n", "b.txt": "b\n", "mine.txt": "mine\n"})
+    (project / "mine.txt").write_text("my work in progress\n")
+    (project / "staged.txt").write_text("staged by me\n")
+    git(project, "add", "staged.txt")
+    before = git(project, "rev-parse", "HEAD").strip()
+    status = git(project, "status", "--porcelain", "--untracked-files=all")
+    out = turn(tmp_path, project, env, "change things", "--auto-commit")
+    assert out.returncode == 0 and "committed" in out.stderr, out.stderr
+    return project, before, status
+
+
+def test_undo_takes_back_edgars_commit_and_the_tree_is_as_before(tmp_path, env):
+    project, before, status = committed_turn(tmp_path, env)
+    out = run_edgar(["undo"], project, env)
+    assert out.returncode == 0, out.stderr
+    assert "took back edgar's commit" in out.stderr and "undid 1 turn" in out.stdout
+    assert git(project, "rev-parse", "HEAD").strip() == before
+    now = "".join(line for line in git(project, "status", "--porcelain", "--untracked-files=all")
+                  .splitlines(keepends=True) if not line.startswith("?? .edgar/"))
+    # build.out is a command's output, which checkpoints remove too; the rest is as before
+    assert now == status.replace("?? build.out\n", ""), (now, status)
+    assert (project / "a.txt").read_text() == "base\n" and not (project / "src/new.py").exists()
+    assert (project / "mine.txt").read_text() == "my work in progress\n"
+    assert (project / "staged.txt").read_text() == "staged by me\n"
+
+
+def test_undo_refuses_when_the_person_committed_on_top_and_changes_nothing(tmp_path, env):
+    project, _, _ = committed_turn(tmp_path, env)
+    edgars = git(project, "rev-parse", "HEAD").strip()
+    git(project, "commit", "-qm", "my own commit")     # the staged file, the person's
+    mine = git(project, "rev-parse", "HEAD").strip()
+    files = {p: p.read_bytes() for p in project.rglob("*") if p.is_file() and ".git" not in p.parts}
+    out = run_edgar(["undo"], project, env)
+    assert out.returncode == 1
+    assert "not the last commit" in out.stderr and f"git revert {edgars[:7]}" in out.stderr
+    assert "nothing was changed" in out.stderr
+    assert git(project, "rev-parse", "HEAD").strip() == mine
+    assert files == {p: p.read_bytes() for p in project.rglob("*")
+                     if p.is_file() and ".git" not in p.parts}
+
+
+def test_undo_refuses_when_the_person_changed_a_committed_file_since(tmp_path, env):
+    project, _, _ = committed_turn(tmp_path, env)
+    head = git(project, "rev-parse", "HEAD").strip()
+    (project / "a.txt").write_text("the person's edit after the turn\n")
+    out = run_edgar(["undo"], project, env)
+    assert out.returncode == 1 and "you changed a.txt" in out.stderr
+    assert git(project, "rev-parse", "HEAD").strip() == head
+    assert (project / "a.txt").read_text() == "the person's edit after the turn\n"
+
+
+def test_undo_refuses_a_commit_that_is_on_a_remote(tmp_path, env):
+    project, _, _ = committed_turn(tmp_path, env)
+    head = git(project, "rev-parse", "HEAD").strip()
+    git(project, "update-ref", "refs/remotes/origin/main", head)   # as after a push
+    out = run_edgar(["undo"], project, env)
+    assert out.returncode == 1 and "already on origin/main" in out.stderr
+    assert git(project, "rev-parse", "HEAD").strip() == head
+
+
+def test_p_commit_commits_what_is_pending_as_edgars(tmp_path, env):
+    project = repo(tmp_path / "p", {"a.txt": "base\n", "b.txt": "b\n"})
+    (project / "a.txt").write_text("changed by me\n")
+    (project / "b.txt").write_text("staged by me\n")
+    git(project, "add", "b.txt")
+    (project / "stray.txt").write_text("untracked\n")
+    model = ["--model", f"scripted:{write_script(tmp_path / 'none.jsonl', [])}"]   # no call
+    out = run_edgar(["-p", "/commit Tidy the readme", *model], project, env)
+    assert out.returncode == 0, out.stderr
+    head = git(project, "rev-parse", "HEAD").strip()
+    assert out.stdout.strip() == head
+    assert git(project, "log", "-1", "--format=%an|%s").strip() == \
+        "Pat Person (edgar)|Tidy the readme"
+    names = sorted(filter(None, git(project, "show", "--name-only", "--format=", "HEAD").split()))
+    assert names == ["a.txt", "b.txt"]
+    assert "not added" in out.stderr and "stray.txt" in out.stderr
+    assert git(project, "status", "--porcelain").split("\n")[-2:] == ["?? stray.txt", ""]
+    again = run_edgar(["-p", "/commit", *model], project, env)
+    assert again.returncode == 0 and "nothing to commit" in again.stderr

@@ -117,7 +117,7 @@ def test_a_submodules_config_written_by_the_model_is_not_run(machine, listener):
     machine.git("submodule", "add", "-q", str(lib), "vendor/lib", cwd=project)
     machine.git("commit", "-qm", "sub", cwd=project)
     done = run(machine, project, [
-        shell(f"git -C vendor/lib config core.fsmonitor {pay}; echo x > vendor/lib/new"),
+        shell(f"git -C vendor/lib config core.fsmonitor {pay}; echo x > vendor/lib/new"),  # item 1
         shell("echo y > src/top.txt")])
     assert done.returncode == 0, done.stderr
     held(machine, project, marker, listener)
@@ -144,4 +144,61 @@ def test_a_cloned_repository_arriving_with_programs_in_its_config_runs_none(mach
     undo = machine.edgar(["undo"], cwd=project, env=env)
     assert "restored from HEAD b.txt" in undo.stdout, undo.stdout + undo.stderr
     assert (project / "b.txt").read_text() == "b\n"
+    held(machine, project, marker, listener)
+
+
+# --- item 5: protected paths are protected before they exist -------------------------------
+
+def test_protected_paths_that_did_not_exist_cannot_be_planted(machine, listener):
+    project, pay, marker = setup(machine, listener)
+    shutil.rmtree(project / ".git" / "hooks")
+    shutil.rmtree(project / ".git" / "info", ignore_errors=True)
+    home = machine.base / "home"        # edgar's user dir: not made yet
+    assert not home.exists() and not (project / ".edgar").exists()
+    attacks = [
+        "rm -rf .git/hooks; mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch M\\n' > "
+        ".git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+        f"mkdir -p {home} && printf 'permission_mode = \"yes\"\\n[sandbox]\\nmode = \"off\"\\n'"
+        f" > {home}/config.toml",
+        "mkdir -p .git/info && echo '* filter=evil' > .git/info/attributes",
+        f"mkdir -p .git/modules/x && echo '[core]\\n\\tfsmonitor = {pay}' > .git/modules/x/config",
+        "rm -rf .edgar; mkdir .edgar && echo 'permission_mode = \"yes\"' > .edgar/config.toml",
+        "echo '[core]\\n\\tfsmonitor = x' >> .git/config",
+    ]
+    done = run(machine, project, [shell(a) for a in attacks])
+    assert done.returncode == 0, done.stderr
+    assert not (project / ".git" / "hooks" / "pre-commit").exists()
+    assert not (home / "config.toml").exists()
+    attributes = project / ".git" / "info" / "attributes"
+    assert not attributes.exists() or attributes.read_text() == ""
+    assert not (project / ".git" / "modules" / "x").exists()
+    assert "permission_mode" not in (project / ".edgar" / "config.toml").read_text() \
+        if (project / ".edgar" / "config.toml").exists() else True
+    assert "fsmonitor" not in (project / ".git" / "config").read_text()
+    held(machine, project, marker, listener)
+
+
+def test_an_existing_submodules_config_and_hooks_are_protected(machine, listener):
+    project, pay, marker = setup(machine, listener)
+    lib = machine.base / "lib"
+    lib.mkdir()
+    (lib / "l.txt").write_text("l\n")
+    machine.git("init", "-q", cwd=lib)
+    machine.git("add", "-A", cwd=lib)
+    machine.git("commit", "-qm", "lib", cwd=lib)
+    machine.git("submodule", "add", "-q", str(lib), "vendor/lib", cwd=project)
+    module = project / ".git" / "modules" / "vendor" / "lib"    # named by its path
+    shutil.rmtree(module / "hooks", ignore_errors=True)
+    before = (module / "config").read_bytes()
+    done = run(machine, project, [
+        shell(f"git -C vendor/lib config core.fsmonitor {pay}"),
+        shell("rm -f .git/modules/vendor/lib/config; echo '[core]' > "
+              ".git/modules/vendor/lib/config"),
+        shell("mkdir -p .git/modules/vendor/lib/hooks && "
+              "echo evil > .git/modules/vendor/lib/hooks/post-checkout"),
+        shell("echo ok > vendor/lib/new.txt")])        # the submodule's work tree stays writable
+    assert done.returncode == 0, done.stderr
+    assert (module / "config").read_bytes() == before
+    assert not (module / "hooks" / "post-checkout").exists()
+    assert (project / "vendor" / "lib" / "new.txt").read_text() == "ok\n"
     held(machine, project, marker, listener)

@@ -91,7 +91,7 @@ def test_an_edit_preview_and_undo_in_the_repl(spawn, project):
     term.line("/diff")
     term.expect(r"\+\+\+ b/code.py")
     term.line("/undo")
-    term.expect(r"undid 1 turn:\s+restored code.py")
+    term.expect(r"undid 1 turn:\s+turn \S+ of session \S+ \([-0-9: ]+\):\s+restored code.py")
     assert "n12 = 12\n" in (project / "code.py").read_text()
     term.line("thanks")
     term.expect("Understood.")

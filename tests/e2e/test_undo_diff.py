@@ -106,6 +106,7 @@ def test_the_store_is_bounded_and_drops_the_oldest_turn(tmp_path):
         store.on_turn_started(Started(n))
         store.before_write("big.txt")
         (root / "big.txt").write_text(str(n) * 4000)
+        store.after_write("big.txt")
     names = [m["turn"] for _, m in store.turns()]
     assert names == ["t2", "t3"]
     asyncio.run(store.undo(2))

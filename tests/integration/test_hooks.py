@@ -14,7 +14,7 @@ import pytest
 from edgar.cli.setup import build
 from edgar.config import HookSettings, Settings
 from edgar.core.loop import run_turn
-from edgar.events import Event, Notice, ToolFinished
+from edgar.events import Event, Notice, PromptTyped, ToolFinished, TurnFinished
 from edgar.providers.scripted import ScriptedProvider
 from support.project import REPO, make_project, write_script
 
@@ -111,8 +111,12 @@ def test_user_prompt_submit_exit_2_keeps_the_prompt_from_the_model(project):
     app, events = app_for(project, [{"text": "never asked"}],
                           {"UserPromptSubmit": [hook("block", "no secrets in prompts")]})
     [result] = run(app, "my password is hunter2")
-    assert result.outcome == "error" and "no secrets in prompts" in result.error_message
+    assert result.outcome == "blocked" and "no secrets in prompts" in result.error_message
     assert app.session.messages == []                       # nothing was sent or kept
+    # the blocked turn still opens and closes (ADR-0077)
+    turns = [type(e).__name__ for e in events if type(e).__name__ in ("TurnStarted", "TurnFinished")]
+    assert turns == ["TurnStarted", "TurnFinished"]
+    assert [e.outcome for e in events if isinstance(e, TurnFinished)] == ["blocked"]
     assert any("no secrets in prompts" in m for m in warnings(events))
     assert log(project)[0]["prompt"] == "my password is hunter2"
 
@@ -199,7 +203,7 @@ def test_hooks_see_no_secret_of_edgars_environment(project, monkeypatch):
 @pytest.mark.parametrize("trusted", [False, True])
 def test_project_hooks_wait_for_trust(project, trusted):
     from edgar.config import load
-    from edgar.trusted import trust
+    from edgar.config.trust import trust
 
     (project / ".edgar").mkdir(exist_ok=True)
     (project / ".edgar" / "config.toml").write_text(
@@ -214,3 +218,34 @@ def test_project_hooks_wait_for_trust(project, trusted):
     run(app, "go")
     assert (project / "keep").exists() is trusted     # only a trusted project's hook blocks
     assert (results(app)[0].content == "refused by a PreToolUse hook: nope") is trusted
+
+
+def test_the_repl_asks_the_hook_before_publishing_typed_and_queued_lines(project):
+    """submit(): a refused line, typed or queued, is never a PromptTyped (ADR-0077)."""
+    from edgar.cli.asker import Asker, Screen
+    from edgar.cli.repl import Repl
+    from unit.test_slash import Said
+
+    app, events = app_for(project, [{"text": "never asked"}],
+                          {"UserPromptSubmit": [hook("block", "not this one")]})
+    said, screen = Said(), Screen()
+    repl = Repl(said, app, Asker(said.say, screen), screen)
+
+    async def go():
+        await repl.submit("always use tabs")            # idle: would start a turn
+        while repl.foreground is not None and not repl.foreground.done():
+            await asyncio.sleep(0.01)
+        gate = asyncio.Event()
+
+        async def busy():
+            await gate.wait()
+        repl.run_foreground(busy())                     # a turn runs: the next line is queued
+        await repl.submit("always use spaces")
+        gate.set()
+        await asyncio.sleep(0.05)
+    asyncio.run(app.running(go()))
+    assert not [e for e in events if isinstance(e, PromptTyped)]
+    assert [e.outcome for e in events if isinstance(e, TurnFinished)] == ["blocked"]
+    assert len(app.session.queue) == 0                  # the refused line was not queued
+    assert [entry["prompt"] for entry in log(project)] == ["always use tabs", "always use spaces"]
+    assert any("not queued" in str(line) for line in said.lines)

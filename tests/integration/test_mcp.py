@@ -18,7 +18,7 @@ from edgar.config import ContextSettings, McpServerSettings, McpSettings, Settin
 from edgar.core.loop import run_turn
 from edgar.events import Event, Notice, ToolFinished, ToolProposed
 from edgar.providers.scripted import ScriptedProvider
-from edgar.trusted import trust
+from edgar.config.trust import trust
 from support.project import REPO, make_project, write_script
 
 SERVER = str(REPO / "tests" / "support" / "mcp_server.py")

@@ -7,7 +7,7 @@ import re
 import sys
 
 from edgar.config import McpServerSettings, McpSettings
-from edgar.trusted import trust
+from edgar.config.trust import trust
 from integration.test_mcp import app_for, call, notices, project, results, session_turns  # noqa: F401
 from support.project import REPO
 

@@ -11,7 +11,8 @@ import pytest
 
 from edgar.cli.prompt import Status
 from edgar.tools.base import ToolContext, ToolFailure
-from edgar.tools.todo import TodoList, TodoWrite
+from edgar.tools.todo import TodoWrite
+from edgar.tools.todo_list import TodoList
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 TODOS = [{"content": "Always run the tests", "status": "completed",

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from edgar.cli.custom_commands import CustomCommand, expand, pieces
-from edgar.sandbox.trust import RUNS
+from edgar.config.trust import RUNS
 
 chunk = st.one_of(st.text(alphabet="ab !`@\n$x", max_size=12),
                   st.text(alphabet="gits -", min_size=1, max_size=10).map(lambda c: f"!`{c}`"))

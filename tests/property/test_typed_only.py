@@ -1,6 +1,6 @@
 """design.md §3.3: whatever crosses the bus, in any order and at any depth, the only facts
-created are what ``extract()`` accepts from depth-0 ``PromptTyped`` lines, plus the error
-learner's own templates.
+created are what ``hearing.hear()`` finds in depth-0 ``PromptTyped`` messages (rules active,
+proposals pending), plus the error learner's own templates.
 
 CI runs EDGAR_PROPERTY_EXAMPLES (default 300) generated sessions; the full run the issue
 asks for is ``EDGAR_PROPERTY_EXAMPLES=10000 pytest tests/property/test_typed_only.py``.
@@ -19,8 +19,9 @@ from edgar import events as ev  # noqa: E402
 from edgar.bus import Bus  # noqa: E402
 from edgar.learning import attach  # noqa: E402
 from edgar.learning.error_facts import template  # noqa: E402
-from edgar.learning.learner import extract  # noqa: E402
+from edgar.learning.hearing import heard  # noqa: E402
 from edgar.memory.store import MemoryStore  # noqa: E402
+from edgar.memory.subjects import key  # noqa: E402
 
 EXAMPLES = int(os.environ.get("EDGAR_PROPERTY_EXAMPLES", 300))
 
@@ -81,6 +82,8 @@ EVENTS = {
                                error=st.none() | record, **where),
     ev.FactLearned: st.builds(ev.FactLearned, fact_id=st.integers(0, 9), text=text,
                               provenance=text, reactivated=st.booleans(), **where),
+    ev.FactProposed: st.builds(ev.FactProposed, fact_id=st.integers(0, 9), text=text,
+                               sha256=text, **where),
     ev.Notice: st.builds(ev.Notice, level=st.sampled_from(["info", "warning", "error"]),
                          message=text, **where),
 }
@@ -114,18 +117,21 @@ def _one_session(root, state, memory, redact, session) -> None:
             bus.publish(_in_session(event, session_id))
     finally:
         handle.close()
-    typed = {memory.clean(f) for e in stream if type(e) is ev.PromptTyped and e.depth == 0
-             and (f := extract(e.text)) is not None}
+    said = [heard(e.text) for e in stream if type(e) is ev.PromptTyped and e.depth == 0]
+    typed = {memory.clean(f) for rules, _ in said for f in rules}
+    proposed = {memory.clean(p) for _, proposals in said for p in proposals}
     templated = {memory.clean(t) for e in stream if type(e) is ev.ToolFinished and e.error
                  and (t := template(e.error)) is not None}
     new = [f for f in memory.list(None) if f.id > before]
     for fact in new:
         if fact.provenance == "user-prompt":
             assert fact.text in typed
+        elif fact.provenance == "user-prompt-implicit":
+            assert fact.text in proposed and fact.status == "pending"
         else:
             assert fact.provenance == "error-template" and fact.text in templated
-    known = {f.text.casefold() for f in memory.list(None)}
-    assert {t.casefold() for t in typed} <= known          # and every typed fact was kept
+    known = {key(f.text) for f in memory.list(None)}
+    assert {key(t) for t in typed} <= known                # and every typed fact was kept
 
 
 def test_only_typed_lines_and_templates_become_facts(tmp_path):

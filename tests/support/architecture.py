@@ -275,3 +275,124 @@ def session_wiring_violations(src_root: Path) -> list[str]:
                     and node.args[1].value in wiring):
                 out.append(f"{rel}:{node.lineno}: assigns session.{node.args[1].value}")
     return out
+
+
+# --- the import graph: no circle, no upward arrow (issue 27 item 3) -------------------------
+
+# Who may not import whom: a package on the left never imports one on the right, at top level,
+# in a function or under TYPE_CHECKING. The order is design.md §2's: the shared vocabulary at
+# the floor, the sandbox below everything that starts a process, core below the CLI, and the
+# CLI (the composition root) at the top.
+FLOORS = ("edgar.conversation", "edgar.events", "edgar.bus", "edgar.paths")
+UPWARD: dict[str, tuple[str, ...]] = {
+    "edgar.sandbox": ("edgar.config", "edgar.core", "edgar.tools", "edgar.providers",
+                      "edgar.hooks", "edgar.mcp", "edgar.cli", "edgar.memory"),
+    "edgar.providers": ("edgar.core", "edgar.tools", "edgar.cli", "edgar.hooks", "edgar.mcp"),
+    "edgar.tools": ("edgar.core", "edgar.cli", "edgar.hooks", "edgar.mcp"),
+    "edgar.core": ("edgar.cli",),
+    "edgar.hooks": ("edgar.cli",),
+    "edgar.mcp": ("edgar.cli",),
+    "edgar.memory": ("edgar.core", "edgar.cli", "edgar.tools", "edgar.providers"),
+    "edgar.redact": ("edgar.core", "edgar.cli", "edgar.tools", "edgar.providers",
+                     "edgar.sandbox", "edgar.config"),
+    "edgar.storage": ("edgar.core", "edgar.cli", "edgar.tools", "edgar.memory"),
+    "edgar.transcripts": ("edgar.core", "edgar.cli", "edgar.tools", "edgar.memory",
+                          "edgar.learning"),
+}
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def import_graph(src_root: Path) -> dict[str, dict[str, int]]:
+    """module -> {edgar module it imports: first line}. ``from pkg import sub`` is an arrow to
+    the submodule only; a parent package's ``__init__`` is not counted (Python runs it for
+    every submodule, so it cannot make a circle of its own)."""
+    parsed = [(rel, name, tree) for rel, name, tree in modules(src_root)]
+    known = {name for _, name, _ in parsed}
+    graph: dict[str, dict[str, int]] = {}
+    for rel, name, tree in parsed:
+        is_package = rel.endswith("__init__.py")
+        arrows: dict[str, int] = {}
+        for node in ast.walk(tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(node, name, is_package)
+                subs = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in known]
+                targets = subs if len(subs) == len(node.names) else [base, *subs]
+            for target in targets:
+                while target and target not in known:
+                    target = target.rpartition(".")[0]
+                if target and target != name and not _within(name, target):
+                    arrows.setdefault(target, node.lineno)
+        graph[name] = arrows
+    return graph
+
+
+def circle_violations(src_root: Path) -> list[str]:
+    """Every import circle among edgar's modules, as one line naming its arrows."""
+    graph = import_graph(src_root)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(start: str) -> None:   # Tarjan's, iterative: deep graphs must not recurse
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    part.append(top)
+                    if top == node:
+                        break
+                if len(part) > 1:
+                    circles.append(sorted(part))
+
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    out = []
+    for part in circles:
+        inside = set(part)
+        arrows = [f"{a} -> {b} (line {graph[a][b]})" for a in part
+                  for b in sorted(graph[a]) if b in inside]
+        out.append("import circle: " + "; ".join(arrows))
+    return out
+
+
+def upward_violations(src_root: Path) -> list[str]:
+    """Every arrow from a lower package to a higher one (``UPWARD``), and from the floor to
+    anything of edgar's but the floor."""
+    out = []
+    for name, arrows in import_graph(src_root).items():
+        for target, line in sorted(arrows.items()):
+            if name in FLOORS and target not in FLOORS:
+                out.append(f"{name}:{line}: the floor imports {target}")
+            for lower, higher in UPWARD.items():
+                if _within(name, lower) and any(_within(target, h) for h in higher):
+                    out.append(f"{name}:{line}: {lower} imports {target} (upward)")
+    return out

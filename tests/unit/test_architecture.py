@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from support.architecture import (
-    cli_from_learning_violations, conversation_violations, subscribe_violations, learning_violations,
+    circle_violations, cli_from_learning_violations, conversation_violations, subscribe_violations,
+    learning_violations, upward_violations,
     mode_list_violations, model_responded_violations, modules, prompt_typed_violations,
     session_fields, session_wiring_violations,
 )
@@ -200,3 +201,40 @@ def test_edgar_never_imports_a_test_only_dependency(tmp_path):
     assert sdk_violations(copy, TEST_ONLY) == ["edgar/cli/planted.py:1: imports pyte",
                                                "edgar/cli/planted.py:2: imports hypothesis",
                                                "edgar/cli/planted.py:2: imports hypothesis.given"]
+
+
+def test_the_import_graph_has_no_circle():
+    # TYPE_CHECKING and function-body imports count: a circle for the type checker is a
+    # circle for the reader too (issue 27 item 3)
+    assert circle_violations(ROOT) == []
+
+
+@pytest.mark.parametrize("where,code", [
+    ("edgar/core/turn.py", "if TYPE_CHECKING:\n    from edgar.core.session import Session\n"),
+    ("edgar/core/compaction.py", "def later():\n    from edgar.core import session\n"),
+    ("edgar/tools/todo_list.py", "import edgar.tools.todo\n"),
+])
+def test_a_planted_circle_fails_the_check(tree_copy: Path, where: str, code: str):
+    path = tree_copy / where
+    path.write_text(path.read_text(encoding="utf-8") + "\nfrom typing import TYPE_CHECKING\n"
+                    + code, encoding="utf-8")
+    found = circle_violations(tree_copy)
+    assert len(found) == 1 and where[:-3].replace("/", ".") in found[0]
+
+
+def test_nothing_imports_upward():
+    assert upward_violations(ROOT) == []
+
+
+@pytest.mark.parametrize("where,code,says", [
+    ("edgar/sandbox/policy.py", "from edgar.config import Settings\n", "edgar.sandbox imports"),
+    ("edgar/tools/shell.py", "def later():\n    from edgar.core.loop import run_turn\n",
+     "edgar.tools imports edgar.core.loop"),
+    ("edgar/core/loop.py", "import edgar.cli.render\n", "edgar.core imports edgar.cli.render"),
+    ("edgar/conversation.py", "import edgar.tools.base\n", "the floor imports edgar.tools.base"),
+])
+def test_a_planted_upward_import_fails_the_check(tree_copy: Path, where: str, code: str,
+                                                  says: str):
+    path = tree_copy / where
+    path.write_text(path.read_text(encoding="utf-8") + "\n" + code, encoding="utf-8")
+    assert any(says in v for v in upward_violations(tree_copy))

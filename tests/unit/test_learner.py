@@ -147,3 +147,71 @@ def test_the_same_fact_is_not_stored_twice(memory):
 def test_plain_lines_make_no_fact(memory):
     Learner(memory)(PromptTyped(text="refactor the parser please"))
     assert memory.list(None) == []
+
+
+# --- whole messages (issue 22) ------------------------------------------------------------
+
+def test_every_rule_in_a_message_becomes_its_own_fact(memory):
+    learned: list = []
+    Learner(memory, learned.append)(PromptTyped(
+        text="Fix the flaky test. Always run pytest with -x; never push to main\n"
+             "- remember that the API returns cents"))
+    assert [e.text for e in learned] == ["Always run pytest with -x", "never push to main",
+                                         "the API returns cents"]
+    assert {f.provenance for f in memory.list("active")} == {"user-prompt"}
+
+
+def test_a_near_duplicate_is_the_same_fact(memory):
+    learner = Learner(memory)
+    learner(PromptTyped(text="always use tabs"))
+    learner(PromptTyped(text="Always use tabs!"))
+    assert [f.text for f in memory.list(None)] == ["always use tabs"]
+
+
+def test_a_contradicting_rule_replaces_the_active_one_and_says_so(memory):
+    learned: list = []
+    learner = Learner(memory, learned.append)
+    learner(PromptTyped(text="always use tabs"))
+    learner(PromptTyped(text="no, always use 4 spaces"))
+    new, = memory.list("active")
+    assert new.text == "always use 4 spaces"
+    old = learned[0]
+    assert learned[1].replaced_id == old.fact_id and learned[1].replaced_text == "always use tabs"
+    assert memory.get(old.fact_id).status == "forgotten"      # kept, so it can be undone
+    from edgar.cli.render import learned_line
+    assert learned_line(learned[1]) == (
+        f"remembered: always use 4 spaces (fact {new.id} · replaces fact {old.fact_id}: "
+        "always use tabs)")
+
+
+def test_an_error_fact_is_never_replaced_by_a_typed_rule(memory):
+    memory.add("always use tabs", "error-template")
+    Learner(memory)(PromptTyped(text="never use tabs"))
+    assert {f.text for f in memory.list("active")} == {"always use tabs", "never use tabs"}
+
+
+def test_an_implicit_rule_is_proposed_pending_never_active(memory):
+    from edgar.events import FactProposed
+
+    said: list = []
+    Learner(memory, said.append)(PromptTyped(text="ok. use pnpm from now on"))
+    fact, = memory.list(None)
+    assert (fact.text, fact.status, fact.provenance) == (
+        "use pnpm", "pending", "user-prompt-implicit")
+    assert [type(e) for e in said] == [FactProposed] and said[0].fact_id == fact.id
+    assert said[0].sha256 == fact.sha256
+
+
+def test_a_proposal_turned_down_is_not_proposed_again(memory):
+    said: list = []
+    learner = Learner(memory, said.append)
+    learner(PromptTyped(text="use pnpm from now on"))
+    memory.reject(said[0].fact_id)
+    learner(PromptTyped(text="use pnpm from now on"))
+    assert len(said) == 1 and memory.get(said[0].fact_id).status == "rejected"
+
+
+def test_a_time_bound_statement_is_not_kept(memory):
+    Learner(memory)(PromptTyped(text="remember that I have a meeting on 10 September. "
+                                     "always deploy to staging until Friday"))
+    assert memory.list(None) == []

@@ -21,7 +21,7 @@ def store(tmp_path):
 
 def test_exactly_four_provenances_are_active():
     assert ACTIVE_FROM == {"user-prompt", "error-template", "manual", "reviewed"}
-    assert PROVENANCES - ACTIVE_FROM == {"distilled", "imported"}
+    assert PROVENANCES - ACTIVE_FROM == {"distilled", "imported", "user-prompt-implicit"}
 
 
 @pytest.mark.parametrize("provenance", sorted(PROVENANCES))
@@ -111,3 +111,27 @@ def test_forget_retires_a_fact_and_it_is_not_relearned(store):
 
 def test_normalise_folds_whitespace():
     assert normalise(" a\t b\n\nc ") == "a b c"
+
+
+def test_a_store_written_before_adr_0080_is_rekeyed_and_near_duplicates_folded(tmp_path):
+    path = tmp_path / "memory.db"
+    with MemoryStore(path, redact=lambda s: s) as store:
+        a = store.add("always use tabs", "user-prompt")
+        with store.write() as conn:     # the old key was the casefolded text: both fit
+            conn.execute("UPDATE facts SET key = 'always use tabs' WHERE id = ?", (a.id,))
+            conn.execute("INSERT INTO facts(text, key, provenance, status, created, source,"
+                         " sha256) VALUES ('Always use tabs.', 'always use tabs.',"
+                         " 'user-prompt', 'active', 1, '', 'x')")
+    with MemoryStore(path, redact=lambda s: s) as store:
+        assert [f.text for f in store.list("active")] == ["Always use tabs."]   # the newest
+        assert store.get(a.id).status == "forgotten"
+        assert store.add("ALWAYS use tabs!", "user-prompt") is None
+
+
+def test_add_replacing_forgets_the_old_fact_in_the_same_transaction(tmp_path):
+    with MemoryStore(tmp_path / "memory.db", redact=lambda s: s) as store:
+        old = store.add("always use tabs", "user-prompt")
+        new = store.add("always use 4 spaces", "user-prompt", replacing=[old.id])
+        assert store.get(old.id).status == "forgotten" and new.status == "active"
+        pending = store.add("use pnpm", "user-prompt-implicit", replacing=[new.id])
+        assert pending.status == "pending" and store.get(new.id).status == "active"

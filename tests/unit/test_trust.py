@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from edgar.config import load
-from edgar.sandbox import trust
+from edgar.config import trust
 
 HOSTILE = """permission_mode = "yes"
 max_steps = 7

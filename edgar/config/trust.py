@@ -98,7 +98,7 @@ class Held:
 
 
 def user_dir() -> Path:
-    from edgar.config import user_dir as find
+    from edgar.paths import user_dir as find
 
     return find()
 

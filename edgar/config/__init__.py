@@ -3,7 +3,7 @@
 Guarantees:
 - Layers: built-in defaults < user ``config.toml`` (platformdirs; ``EDGAR_HOME`` overrides)
   < project ``.edgar/config.toml`` < ``EDGAR_*`` environment variables < command-line flags.
-  The project layer's keys that run code or widen permissions (``edgar.sandbox.trust.GATES``)
+  The project layer's keys that run code or widen permissions (``edgar.config.trust.GATES``)
   apply only once the project is trusted; ``trust.pending(root)`` lists what was held back.
 - A mistake is a ``ConfigError`` that says where it is, never a traceback, never silently
   ignored: in a file ``path:line: 'dotted.key': …`` (or ``unknown key 'dotted.key'``); in a
@@ -32,6 +32,7 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from edgar.paths import user_dir
 from edgar.tools.modes import PermissionMode
 
 DAY = 86_400.0  # seconds: the longest any single timeout may be
@@ -196,11 +197,10 @@ class WebSettings(_Section):
 
 class GitSettings(_Section):
     """``[git]``: commits edgar makes (ADR-0108). ``auto_commit``: each turn that changed files
-    ends with a commit of exactly those files; ``commit_model``: a model that writes the
-    message from the diff (one more call per commit), else a summary of the prompt and files."""
+    ends with a commit of exactly those files, its message the prompt's first line and the
+    files (no model call)."""
 
     auto_commit: bool = False
-    commit_model: str | None = Field(None, min_length=1)
 
 
 class HookSettings(_Section):
@@ -258,15 +258,6 @@ RENAMED = {"max_turns": "max_steps"}   # deprecated top-level key -> its name no
 _warned: set[str] = set()   # deprecation lines already said by this process
 
 
-def user_dir() -> Path:
-    home = os.environ.get("EDGAR_HOME")
-    if home:
-        return Path(home)
-    from platformdirs import user_config_dir
-
-    return Path(user_config_dir("edgar"))
-
-
 def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
          environ: dict[str, str] | None = None) -> Settings:
     """Merge every layer and validate; raise ConfigError naming file, line and key."""
@@ -286,7 +277,7 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
                 raise ConfigError(f"{path}: {exc}") from None
             if project_root is not None and index == 1:  # the project's file
                 # a cloned repository's keys that run code wait for `edgar trust`
-                from edgar.sandbox.trust import admit
+                from edgar.config.trust import admit
 
                 data = admit(project_root, data)
             renamed = _rename(data, _in_file(path, text))
