@@ -33,7 +33,7 @@ def test_a_blocked_prompt_is_not_published_learned_logged_or_sent(tmp_path):
         base.mkdir()
         root, script, env, home, record = _setup(base, mode)
         out = run_edgar(["-p", LINE, "--model", f"scripted:{script}", "--output-format",
-                         "stream-json"], root, env)
+                         "edgar-events"], root, env)
         assert out.returncode != 0
         events = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
         kinds = [e.get("type") for e in events]
@@ -61,7 +61,7 @@ def test_the_control_without_the_hook_the_same_line_is_published_and_learned(tmp
     plain_home.mkdir()
     plain = edgar_env(plain_home)
     out = run_edgar(["-p", LINE, "--model", f"scripted:{script}", "--output-format",
-                     "stream-json"], root, plain)
+                     "edgar-events"], root, plain)
     assert out.returncode == 0, out.stderr
     kinds = [json.loads(line).get("type") for line in out.stdout.splitlines()
              if line.startswith("{")]
