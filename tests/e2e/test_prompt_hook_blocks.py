@@ -8,6 +8,8 @@ import json
 import shlex
 import sys
 
+import pytest
+
 from support.project import REPO, edgar_env, make_project, run_edgar, write_script
 
 HOOK = REPO / "tests" / "support" / "hooks" / "hook.py"
@@ -56,6 +58,7 @@ def test_a_blocked_prompt_is_not_published_learned_logged_or_sent(tmp_path):
 
 
 def test_the_control_without_the_hook_the_same_line_is_published_and_learned(tmp_path):
+    pytest.importorskip("edgar.learning")   # "learned" needs the learning package
     root, script, env, home, record = _setup(tmp_path)
     plain_home = tmp_path / "plain-home"
     plain_home.mkdir()

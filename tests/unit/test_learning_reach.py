@@ -73,6 +73,8 @@ def test_on_the_real_tree_every_file_that_names_learning_or_runs_edgar_is_kept()
 
 
 def test_the_selection_is_the_same_with_the_package_deleted(tree: Path):
+    if not (tree / "edgar" / "learning").is_dir():   # .ci/run's second pass deleted it already
+        pytest.skip("edgar/learning is deleted: there is no 'before' to compare")
     def selected() -> set[Path]:
         reach = Reach(tree)
         return {p.relative_to(tree) for p in tree.glob("tests/**/test_*.py") if reach.may_differ(p)}
