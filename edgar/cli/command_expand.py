@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 from edgar.cli.attach import as_event, at_paths
 from edgar.conversation import Attachment
-from edgar.cli.custom_commands import CustomCommand, allowed_rules, discover, pieces, split_line
+from edgar.cli.custom_commands import (OWN, CustomCommand, allowed_rules, discover, pieces,
+                                       split_line)
 
 if TYPE_CHECKING:
     from edgar.bus import Bus
@@ -106,7 +107,7 @@ def prepare(command: CustomCommand, args: str, root: Path, cwd: Path) -> Prepare
     parts = pieces(command, args)
     # the file's own @paths: a typed argument's @path is attached with the typed line already
     files = at_paths(RUNS.sub(" ", command.body), cwd, root)
-    own = command.where.split(":")[0] == "user"
+    own = command.where.split(":")[0] in OWN
     ok = own or trusted(root)
     rules, warnings = allowed_rules(command)
     if rules and not ok:

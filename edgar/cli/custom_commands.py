@@ -1,5 +1,5 @@
-"""Custom slash commands: Markdown files in ``.edgar/commands/``, ``.claude/commands/`` and
-the user dir's ``commands/``, in Claude Code's format.
+"""Custom slash commands: Markdown files in ``.edgar/commands/``, ``.claude/commands/``, the
+user dir's ``commands/`` and Claude Code's ``~/.claude/commands/``, in Claude Code's format.
 
 Guarantees:
 - ``/NAME ARGS`` finds ``NAME.md`` (subdirectories namespace files but not names, as in
@@ -42,15 +42,21 @@ class CustomCommand:
     description: str
     body: str
     path: Path
-    where: str                      # "project", "claude" or "user", plus a namespace if any
+    where: str                      # "project", "claude", "user" or "claude-user", plus a namespace
     allowed_tools: tuple[str, ...] = ()
     argument_hint: str = ""
 
 
+OWN = ("user", "claude-user")       # the person's own folders: their ``!`` lines need no trust
+
+
 def command_dirs(root: Path, user: Path | None) -> list[tuple[str, Path]]:
+    from edgar.paths import claude_dir
+
     dirs = [("project", root / ".edgar" / "commands"), ("claude", root / ".claude" / "commands")]
     if user is not None:
         dirs.append(("user", user / "commands"))
+    dirs.append(("claude-user", claude_dir() / "commands"))
     return dirs
 
 

@@ -31,7 +31,7 @@ from edgar.conversation import Message
 from edgar.core.autocommit import Committer, GitOutcome, GitRun
 from edgar.core.checkpoints import Checkpoints
 from edgar.core.compaction import Compactor
-from edgar.core.instructions import NestedInstructions
+from edgar.core.instructions import NestedInstructions, instruction_notes
 from edgar.core.project import Project
 from edgar.core.reminders import PromptState
 from edgar.core.session import MessageSink, Planner, Session, new_id
@@ -226,6 +226,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     tools = default_tools(settings.web)
     # broken server or hook entries (skipped), a retiring model: said at the start
     problems: list[str] = start_notes(provider, settings)
+    problems += instruction_notes(root, Path.cwd(), user_dir())   # imports not followed
     servers = mcp_servers(root, settings, bus, sid, tools, problems)
     transcript_file = sessions_dir(state) / "transcripts" / f"{sid}.jsonl"   # hooks only
     # the gate is made just below; a hook reads its mode only while the session runs

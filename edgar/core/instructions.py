@@ -1,10 +1,17 @@
-"""The person's instruction files: ``AGENTS.md``, ``CLAUDE.md``, ``EDGAR.md``.
+"""The person's instruction files: ``AGENTS.md``, ``CLAUDE.md`` and its variants, ``EDGAR.md``.
 
 Guarantees:
 - The system prompt gets, in this order: the user-level ``AGENTS.md`` in edgar's user dir,
-  then the instruction files of every directory from the project root down to the directory
-  edgar was started in (as Codex walks ``AGENTS.md``). Those are known when the session
+  Claude Code's user file ``~/.claude/CLAUDE.md``, the ``CLAUDE.md`` and ``CLAUDE.local.md``
+  of every directory above the project root (from the home directory when the project is
+  under it, else from below ``/``: Claude Code walks up to but not including ``/``), then
+  the instruction files of every directory from the project root down to the directory edgar
+  was started in (as Codex walks ``AGENTS.md``): ``AGENTS.md``, ``CLAUDE.md``,
+  ``.claude/CLAUDE.md``, ``CLAUDE.local.md``, ``EDGAR.md``. Those are known when the session
   starts, so the system prompt stays byte-stable while they do not change.
+- ``@path`` imports in Claude Code's files (``core/md_imports.py``, ADR-0096) follow the file
+  that imports them, each in its own block; what is not followed is in ``instruction_notes``,
+  said once at start.
 - Instruction files of directories the session touches later (a ``read``, ``write``,
   ``edit``, ``glob`` or ``grep`` under ``sub/``) are not put into the system prompt, which
   would bust the prompt cache: ``NestedInstructions`` hands each one over once, as a block
@@ -22,7 +29,9 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md", "EDGAR.md")
+INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "EDGAR.md")
+ABOVE_ROOT = ("CLAUDE.md", "CLAUDE.local.md")   # what Claude Code reads walking up
+IMPORTING = frozenset({"CLAUDE.md", "CLAUDE.local.md"})   # file names whose @imports are followed
 MAX_FILE = 20_000
 _DELIVERED = re.compile(r'<instructions path="([^"]+)">')
 
@@ -31,9 +40,10 @@ def _read(path: Path) -> str | None:
     try:
         if not path.is_file():
             return None
-        return path.read_text(encoding="utf-8", errors="replace")[:MAX_FILE].strip()
+        text = path.read_text(encoding="utf-8", errors="replace")[:MAX_FILE].strip()
     except OSError:
         return None
+    return None if "\x00" in text else text   # a binary file is no instruction
 
 
 def files_in(directory: Path) -> list[Path]:
@@ -57,26 +67,77 @@ def _label(root: Path, path: Path) -> str:
         return str(path)
 
 
-def startup_instructions(root: Path, cwd: Path | None = None,
-                         user: Path | None = None) -> str:
-    """The instruction text for the system prompt (user file, then root … cwd)."""
-    seen: set[str] = set()
-    parts: list[str] = []
+def _above(root: Path, home: Path) -> list[Path]:
+    """Directories above ``root``, outermost first: from ``home`` when root is under it,
+    else from the first directory below ``/``."""
+    root = root.resolve()
+    home = home.resolve()
+    parents = list(reversed(root.parents))      # "/" first
+    if home in parents:
+        return parents[parents.index(home):]
+    return [p for p in parents if p != p.parent]
+
+
+def _home_label(path: Path, home: Path) -> str:
+    try:
+        return "~/" + path.resolve().relative_to(home.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _walk(root: Path, cwd: Path | None, user: Path | None,
+          home: Path | None = None) -> tuple[list[tuple[str, str]], list[str]]:
+    """(label, text) of every start-up instruction file in order, and the notes on imports."""
+    from edgar.core.md_imports import Importer
+    from edgar.paths import claude_dir, home as find_home
+
+    home = home or find_home()
+    importer = Importer(root=root.resolve(), home=home, read=_read)
+    seen = importer.seen
+    texts: set[str] = set()
+    out: list[tuple[str, str]] = []
 
     def add(path: Path, label: str) -> None:
         key = str(path.resolve())
         text = _read(path)
-        if text is None or key in seen or text in seen:
+        if text is None or key in seen or text in texts:
             return
-        seen.update((key, text))
-        parts.append(f"<{label}>\n{text}\n</{label}>")
+        seen.add(key)
+        texts.add(text)
+        out.append((label, text))
+        if path.name in IMPORTING:
+            for target, imported in importer.imports(path, text, label):
+                if imported not in texts:
+                    texts.add(imported)
+                    out.append((f"imported {_label_any(root, target, home)}", imported))
 
     if user is not None:
         add(user / "AGENTS.md", "user AGENTS.md")
+    add(claude_dir() / "CLAUDE.md", "user ~/.claude/CLAUDE.md")
+    for directory in _above(root, home):
+        for name in ABOVE_ROOT:
+            add(directory / name, _home_label(directory / name, home))
     for directory in _chain(root, cwd or root):
         for path in files_in(directory):
             add(path, _label(root, path))
-    return "\n\n".join(parts)
+    return out, importer.notes
+
+
+def _label_any(root: Path, path: Path, home: Path) -> str:
+    label = _label(root, path)
+    return _home_label(path, home) if label.startswith("/") else label
+
+
+def startup_instructions(root: Path, cwd: Path | None = None,
+                         user: Path | None = None, home: Path | None = None) -> str:
+    """The instruction text for the system prompt (user files, above the root, root … cwd)."""
+    files, _ = _walk(root, cwd, user, home)
+    return "\n\n".join(f"<{label}>\n{text}\n</{label}>" for label, text in files)
+
+
+def instruction_notes(root: Path, cwd: Path | None = None, user: Path | None = None) -> list[str]:
+    """What the start-up walk read but did not follow (imports leaving the project), said once."""
+    return _walk(root, cwd, user)[1]
 
 
 def project_instructions(root: Path) -> str:
@@ -94,6 +155,7 @@ class NestedInstructions:
         self.covered = {str(d) for d in _chain(self.root, cwd or self.root)}
         self.delivered: set[str] = set()
         self._texts: set[str] = set()
+        self._imported_seen: set[str] = set()
 
     def fresh(self) -> "NestedInstructions":
         """A tracker for a new conversation (a subagent's): the same start chain is covered
@@ -137,6 +199,25 @@ class NestedInstructions:
                 self.delivered.add(label)
                 self._texts.add(text)
                 blocks.append(f'<instructions path="{label}">\n{text}\n</instructions>')
+                if path.name in IMPORTING:
+                    blocks += self._imported(path, text, label)
+        return blocks
+
+    def _imported(self, path: Path, text: str, label: str) -> list[str]:
+        """Blocks for the files ``path`` imports (inside the project only: a project file)."""
+        from edgar.core.md_imports import Importer
+        from edgar.paths import home
+
+        importer = Importer(root=self.root, home=home(), read=_read, seen=self._imported_seen)
+        blocks = []
+        for target, imported in importer.imports(path, text, label):
+            name = _label(self.root, target)
+            if name in self.delivered or imported in self._texts:
+                continue
+            self.delivered.add(name)
+            self._texts.add(imported)
+            blocks.append(f'<instructions path="{name}">\n{imported}\n</instructions>')
+        blocks += [f"(edgar: {note})" for note in importer.notes]
         return blocks
 
     def for_calls(self, calls: Iterable[Any]) -> str:
