@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["user_dir"]
+__all__ = ["cache_dir", "user_dir"]
 
 
 def user_dir() -> Path:
@@ -18,3 +18,19 @@ def user_dir() -> Path:
     from platformdirs import user_config_dir  # on first use: a few ms of start-up otherwise
 
     return Path(user_config_dir("edgar"))
+
+
+def cache_dir() -> Path:
+    """Where programs edgar starts may keep downloads (``npx -y``, ``uvx`` for MCP servers,
+    ADR-0102): ``EDGAR_CACHE``; else beside an ``EDGAR_HOME`` (``$EDGAR_HOME-cache``); else
+    platformdirs' user cache dir. Never inside the user dir: that stays read-only to every
+    sandboxed program (config, trust, memory). Not created here."""
+    cache = os.environ.get("EDGAR_CACHE")
+    if cache:
+        return Path(cache)
+    home = os.environ.get("EDGAR_HOME")
+    if home:
+        return Path(home.rstrip("/") + "-cache")
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("edgar"))
