@@ -12,6 +12,8 @@ Guarantees:
   not JSON-RPC before the handshake ends the start with a clear reason. A message may be any
   length up to ``max_message`` bytes (``mcp/framing.py``); a longer one ends the connection
   with that reason (the server's tools leave the session), never silently.
+- A server's progress notifications for a call reach ``progress`` as one line each
+  (``progress 3/10: message``), the call's live output.
 - ``Link.died`` is set once when the connection ends for any reason other than ``close``;
   ``Link.reason`` then says why in edgar's words (exit code, last stderr line).
 """
@@ -24,7 +26,7 @@ import contextlib
 import importlib.metadata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import anyio
 import httpx2
@@ -307,12 +309,20 @@ class Link:
         while not self.garbage:
             await asyncio.sleep(0.05)
 
-    async def call(self, tool: str, args: dict[str, Any], timeout: float) -> Reply:
+    async def call(self, tool: str, args: dict[str, Any], timeout: float,
+                   progress: Callable[[str], None] | None = None) -> Reply:
         client = self._client
         if client is None:
             raise ConnectionError(self.reason or "not connected")
+
+        async def said(done: float, total: float | None, message: str | None) -> None:
+            # a progress notification becomes one line of the call's live output
+            if progress is not None:
+                of = f"/{total:g}" if total else ""
+                progress(f"progress {done:g}{of}{': ' + one_line(message, 200) if message else ''}\n")
+
         # the caller bounds the wait (asyncio.wait_for), so a timeout is edgar's "timeout"
-        result = await client.call_tool(tool, args)
+        result = await client.call_tool(tool, args, progress_callback=said)
         text, pictures = _flatten(result, tool)
         return Reply(text, bool(result.is_error), pictures)
 

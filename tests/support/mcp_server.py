@@ -14,7 +14,7 @@ import os
 import sys
 import time
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ImageContent, TextContent, ToolAnnotations
 
 server = MCPServer("edgar-test")
@@ -104,6 +104,15 @@ def big(chars: int) -> str:
     """Returns that many characters."""
     _count()
     return "x" * chars
+
+
+@server.tool()
+async def steps(n: int, ctx: Context) -> str:
+    """Reports progress n times (total n), then answers."""
+    _count()
+    for i in range(1, n + 1):
+        await ctx.report_progress(i, n, f"step {i}")
+    return f"{n} steps"
 
 
 @server.tool()
