@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["project_state", "project_key", "user_dir"]
+__all__ = ["cache_dir", "project_key", "project_state", "user_dir"]
 
 SLUG_CHARS = 48   # the end of the path: where two projects' paths differ most
 
@@ -43,3 +43,19 @@ def project_key(root: Path | str) -> str:
 def project_state(root: Path | str) -> Path:
     """Where edgar keeps one project's learned and resumable state; not created here."""
     return user_dir() / "projects" / project_key(root)
+
+
+def cache_dir() -> Path:
+    """Where programs edgar starts may keep downloads (``npx -y``, ``uvx`` for MCP servers,
+    ADR-0102): ``EDGAR_CACHE``; else beside an ``EDGAR_HOME`` (``$EDGAR_HOME-cache``); else
+    platformdirs' user cache dir. Never inside the user dir: that stays read-only to every
+    sandboxed program (config, trust, memory). Not created here."""
+    cache = os.environ.get("EDGAR_CACHE")
+    if cache:
+        return Path(cache)
+    home = os.environ.get("EDGAR_HOME")
+    if home:
+        return Path(home.rstrip("/") + "-cache")
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("edgar"))
