@@ -63,3 +63,19 @@ def test_repair_leaves_a_healthy_project_alone(tmp_path):
     fixed = run_edgar(["doctor", "--repair"], project, env)
     assert fixed.returncode == 0 and "no broken state file" in fixed.stdout
     assert "use tabs" in run_edgar(["memory", "list"], project, env).stdout
+
+
+def test_continue_skips_a_session_line_of_the_wrong_shape_naming_file_and_line(tmp_path):
+    project = make_project(tmp_path / "proj")
+    home = tmp_path / "home"
+    env = edgar_env(home)
+    script = write_script(tmp_path / "s.jsonl", [{"text": "hello"}])
+    assert run_edgar(["-p", "hi", "--model", f"scripted:{script}"], project, env).returncode == 0
+    [log] = (state_of(project, home) / "sessions").glob("*.jsonl")
+    good = len(log.read_text().splitlines())
+    with log.open("a") as handle:   # valid JSON, wrong shape; then a torn line
+        handle.write('{"kind": "message", "role": "user", "content": "abc"}\n[1\n')
+    done = run_edgar(["-c", "-p", "again", "--model", f"scripted:{script}"], project, env)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"skipped 2 damaged line(s): {log}:{good + 1}, :{good + 2}" in done.stderr
