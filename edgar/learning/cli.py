@@ -79,7 +79,7 @@ def stats(argv: list[str], open_project: ProjectOpener) -> int:
     groups: list[Stats] = []
     total: Stats | None = None
     path = state / "experience.db"
-    if path.is_file():
+    if os.path.lexists(path):   # a directory there is said as broken, not as "no runs"
         from edgar.learning.experience import Experience
 
         with Experience(path) as store:
