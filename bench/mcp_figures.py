@@ -153,9 +153,9 @@ async def _per_call(n: int) -> tuple[float, float]:
 
         async def work() -> tuple[float, float]:
             await app.session.ready()
-            from edgar.core.loop import _Turn
+            from edgar.core.turn import Turn
 
-            ctx = _tool_context(app.session, _Turn(id="bench", depth=0))
+            ctx = _tool_context(app.session, Turn(id="bench", depth=0))
             where = {"session_id": app.session.id, "turn_id": "bench", "depth": 0}
             calls = {"read": ToolCall("c", "read", {"path": "f.txt"}),
                      "mcp": ToolCall("c", "mcp__t__big", {"chars": 2000})}

@@ -13,6 +13,8 @@ The suite runs in parallel (``-n auto`` in pyproject.toml, pytest-xdist, ADR 009
 - the ``edgar`` processes the tests start write their bytecode to a private directory of this
   test process (``PYTHONPYCACHEPREFIX``) even when ``PYTHONDONTWRITEBYTECODE`` is set: without
   it every one of them compiles the tree again, and nothing is written into the checkout;
+- a test that does not choose a user dir gets a fresh one (``EDGAR_HOME``): edgar keeps each
+  project's learned state there (ADR-0075), and a test must never write the person's own;
 - ``--learning-may-differ`` keeps only the tests whose outcome can depend on whether
   ``edgar/learning`` exists (``tests/support/learning_reach.py`` decides, from the source),
   for `.ci/run`'s learning-deleted pass.
@@ -78,3 +80,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if drop:
             config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+@pytest.fixture(autouse=True)
+def _own_user_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test's edgar in this process gets a user dir of its own unless the test set one."""
+    if not os.environ.get("EDGAR_HOME"):
+        monkeypatch.setenv("EDGAR_HOME", str(tmp_path_factory.mktemp("edgar-home")))

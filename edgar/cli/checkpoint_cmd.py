@@ -1,6 +1,6 @@
 """``edgar undo [N]`` and ``edgar diff``: the checkpoints of the project's last turns.
 
-Guarantees: both read ``.edgar/`` and never create it; both first delete the checkpoints of
+Guarantees: both read the project's state dir (in the user dir, ADR-0075) and never create it; both first delete the checkpoints of
 sessions whose last change is more than 7 days old (``Checkpoints.expire``); the git they run
 goes through ``edgar.sandbox.git`` in the project's sandbox (``[sandbox]`` as a session has
 it); ``undo`` restores the newest N turns' files (any session), newest first, and prints each
@@ -58,7 +58,8 @@ def run_undo(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="edgar undo", description="put back the files the last turn(s) changed",
         epilog="Checkpoints are exact, unredacted copies of the files a turn changed (0600, in "
-               ".edgar/checkpoints/, never committed): the one exception to redaction, so undo "
+               "the project's state dir in edgar's user dir, never in the repository): the one "
+               "exception to redaction, so undo "
                "can restore them byte for byte. A session's checkpoints are deleted 7 days after "
                "its last change.")
     parser.add_argument("turns", nargs="?", type=int, default=1, metavar="N",

@@ -48,7 +48,12 @@ def run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="edgar doctor", description=described(__doc__))
     parser.add_argument("--model", help="check this PROVIDER:MODEL instead of the configured one")
     parser.add_argument("--ping", action="store_true", help="send one cheap request to the provider")
+    parser.add_argument("--repair", action="store_true",
+                        help="move each broken state file of this project aside "
+                             "(NAME.broken-TIMESTAMP; nothing is deleted)")
     args = parser.parse_args(argv)
+    if args.repair:
+        return repair()
     from edgar.config import ConfigError, load
     from edgar.paths import user_dir
 
@@ -176,4 +181,53 @@ def _ping(settings: Any, provider: str) -> int:
     took = time.monotonic() - started
     model = f" from {done.model}" if done and done.model else ""
     _line("ping", f"ok{model} in {took:.2f} s")
+    return 0
+
+
+DATABASES = ("memory.db", "experience.db", "imports.db")
+
+
+def _database_broken(path: Path) -> bool:
+    """True when ``path`` is not a database SQLite can read (opened read-only: never
+    changed here)."""
+    import sqlite3
+
+    if not path.is_file() or path.is_symlink():
+        return True
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("PRAGMA quick_check").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return True
+    return row is None or row[0] != "ok"
+
+
+def repair() -> int:
+    """``edgar doctor --repair``: each broken state database of this project moved aside to
+    ``NAME.broken-<timestamp>`` (with its -wal/-shm), said one line each; never deleted."""
+    import time
+
+    from edgar.core.project import state_dir
+
+    state = state_dir(_root())
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    moved = 0
+    names = sorted({*DATABASES, *(p.name for p in state.glob("*.db"))}) if state.is_dir() else []
+    for name in names:
+        path = state / name
+        if not os.path.lexists(path) or not _database_broken(path):
+            continue
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(f"{path}{suffix}")
+            if os.path.lexists(part):
+                aside = Path(f"{part}.broken-{stamp}")
+                os.rename(part, aside)
+                if not suffix:
+                    print(f"edgar doctor: moved {path} aside to {aside.name}")
+        moved += 1
+    if not moved:
+        print(f"edgar doctor: no broken state file in {state}")
     return 0

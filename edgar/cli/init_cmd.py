@@ -1,7 +1,8 @@
 """``edgar init``: create .edgar/ from the example, or (--agents) a starter AGENTS.md.
 
-Guarantees: never overwrites an existing file; writes ``.edgar/.gitignore`` so one person's
-history, sessions and databases are not committed. A key the user config already sets is
+Guarantees: never overwrites an existing file; writes ``.edgar/.gitignore`` so an older
+edgar's history, sessions and databases are not committed (edgar keeps them in the user dir
+now, ADR-0075). A key the user config already sets is
 written commented out in the project's ``config.toml``, so ``init`` never overrides the
 person's own choices (model, permission mode, …) for this project.
 """
@@ -13,7 +14,7 @@ import shutil
 from importlib import resources
 from pathlib import Path
 
-from edgar.core.project import ensure_state_dir, find_root
+from edgar.core.project import ensure_shared_dir, find_root
 
 
 def example_dir() -> Path:
@@ -33,7 +34,7 @@ def run(argv: list[str]) -> int:
     root = find_root()
     if args.agents:
         return _agents(root)
-    state = ensure_state_dir(root)
+    state = ensure_shared_dir(root)
     source = example_dir()
     created = []
     for path in sorted(source.rglob("*")):

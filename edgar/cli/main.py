@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from edgar import __version__
+from edgar.storage.broken import BrokenState
 
 if TYPE_CHECKING:
     from edgar.config import Settings
@@ -103,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("edgar: cancelled", file=sys.stderr)
         return 130
+    except BrokenState as exc:   # a state file that is not what edgar wrote: said, kept
+        print(f"edgar: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0
 

@@ -2,8 +2,9 @@
 
 Guarantees:
 - ``list`` starts every configured server exactly as a session would (same config, same
-  trust rule, same timeout), prints one row per server — name, transport, state, tool
-  count, where it is configured or why it failed — then ends them all. No model is called.
+  trust rule, same timeout, same sandbox), prints one row per server — name, transport,
+  state, tool count, where it is configured or why it failed — and under it the names of
+  its tools, then ends them all. No model is called.
 - ``trust`` records that the person trusts this project's own config (servers, hooks).
 - A config mistake is one ``edgar: …`` line and exit 2.
 """
@@ -15,7 +16,12 @@ import asyncio
 import os
 import sys
 
+from typing import TYPE_CHECKING
+
 from edgar.events import Event, Notice
+
+if TYPE_CHECKING:
+    from edgar.mcp.manager import Row
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,12 +32,16 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def format_rows(rows: list[tuple[str, str, str, int, str]]) -> list[str]:
+def format_rows(rows: list[Row], names: bool = True) -> list[str]:
     if not rows:
         return ["no MCP servers configured (.mcp.json, or [mcp.servers.NAME] in config.toml)"]
-    width = max(4, *(len(r[0]) for r in rows))
+    width = max(4, *(len(r.name) for r in rows))
     out = [f"{'NAME':<{width}}  TRANSPORT  STATE       TOOLS  DETAIL"]
-    out += [f"{n:<{width}}  {t:<9}  {s:<10}  {c:>5}  {d}" for n, t, s, c, d in rows]
+    for r in rows:
+        out.append(f"{r.name:<{width}}  {r.transport:<9}  {r.state:<10}  {r.tool_count:>5}  "
+                   f"{r.detail}")
+        if names and r.tools:
+            out.append(f"{'':<{width}}  tools: {', '.join(r.tools)}")
     return out
 
 
@@ -51,20 +61,22 @@ async def _list(root, settings) -> int:
         if isinstance(event, Notice):
             said.append(event.message)
 
-    from edgar.sandbox.session import SessionSandbox
-    from edgar.sandbox import Policy
+    from edgar.cli.sandboxes import Sandboxes
+    from edgar.paths import cache_dir
 
-    box = SessionSandbox(lambda: Policy.for_project(root, network=settings.mcp.network))
+    boxes = Sandboxes(root, settings)
     servers = McpServers(specs, root=root, tools={}, publish=publish, session_id="",
                          trusted=project_trusted(root),
-                         startup_timeout=settings.mcp.startup_timeout, sandbox=box)
+                         startup_timeout=settings.mcp.startup_timeout, confine=boxes,
+                         network=settings.mcp.network, cache=cache_dir() / "mcp",
+                         max_message=settings.mcp.max_message_bytes)
     try:
         await servers.start()
         for line in format_rows(servers.rows()):
             print(line)
     finally:
         await servers.close()
-        box.close()
+        boxes.close()
     return 0
 
 

@@ -51,7 +51,10 @@ def _parser() -> argparse.ArgumentParser:
 def _store_exists() -> bool:
     from edgar.core.project import find_root, state_dir
 
-    return (state_dir(find_root()) / "memory.db").is_file()
+    import os
+
+    # a directory or other non-file there is opened, and said as broken, not as "no facts"
+    return os.path.lexists(state_dir(find_root()) / "memory.db")
 
 
 def _open_store() -> MemoryStore:

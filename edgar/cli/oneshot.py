@@ -208,9 +208,9 @@ def _init(app, stream: ClaudeStream) -> None:
     from edgar.tools.vocabulary import claude_name, permission_mode
 
     session = app.session
-    servers = [{"name": name, "status": "connected" if state == "connected" else "failed"
-                if state in ("failed", "exited") else state}
-               for name, _, state, _, _ in (app.mcp.rows() if app.mcp is not None else [])]
+    servers = [{"name": row.name, "status": "connected" if row.state == "connected" else
+                "failed" if row.state in ("failed", "exited") else row.state}
+               for row in (app.mcp.rows() if app.mcp is not None else [])]
     from edgar.cli import slash
 
     custom, _ = discover(app.root, user_dir())

@@ -152,8 +152,8 @@ def _resume(args, root: Path):
         path = found
     loaded = load(path)
     if loaded.torn:
-        print(f"edgar: skipped {len(loaded.torn)} damaged line(s) in {path.name} "
-              f"(line {', '.join(map(str, loaded.torn[:5]))})", file=sys.stderr)
+        print(f"edgar: skipped {len(loaded.torn)} damaged line(s): {path}:{loaded.torn[0]}"
+              + "".join(f", :{n}" for n in loaded.torn[1:5]), file=sys.stderr)
     return path.stem, loaded.messages
 
 

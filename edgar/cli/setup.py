@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, Sequen
 
 from edgar.bus import Bus
 from edgar.config import Settings
-from edgar.paths import user_dir
+from edgar.paths import cache_dir, user_dir
 from edgar.conversation import Message
 from edgar.core.autocommit import Committer, GitOutcome, GitRun
 from edgar.core.checkpoints import Checkpoints
@@ -226,7 +226,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     tools = default_tools(settings.web)
     # broken server or hook entries (skipped), a retiring model: said at the start
     problems: list[str] = start_notes(provider, settings)
-    servers = mcp_servers(root, settings, bus, sid, tools, problems)
+    servers = mcp_servers(root, settings, bus, sid, tools, problems, sandboxes)
     transcript_file = sessions_dir(state) / "transcripts" / f"{sid}.jsonl"   # hooks only
     # the gate is made just below; a hook reads its mode only while the session runs
     hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
@@ -314,20 +314,6 @@ def session_sandbox(root: Path, settings: Settings, bus: Bus,
     return SessionSandbox(policy, announce)
 
 
-def mcp_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str,
-                network: bool) -> SessionSandbox:
-    """The confinement of stdio MCP servers: the project's policy, network as configured."""
-    from edgar.events import Notice
-    from edgar.sandbox import Policy
-
-    def announce(level: Literal["info", "warning"], message: str) -> None:
-        if level == "warning":  # the layers line is the session sandbox's to say
-            bus.publish(Notice(level=level, message=f"mcp: {message}", session_id=session_id))
-
-    env = tuple(settings.sandbox.env)
-    return SessionSandbox(lambda: Policy.for_project(root, network=network, env=env), announce)
-
-
 class _TurnCount:
     """Typed (depth-0) turns finished so far: the skills matcher's refractory clock."""
 
@@ -384,10 +370,12 @@ def _starts(bus: Bus, session_id: str, problems: list[str], servers: McpServers 
 
 
 def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
-                tools: dict[str, Tool], problems: list[str]) -> McpServers | None:
+                tools: dict[str, Tool], problems: list[str],
+                sandboxes: Sandboxes) -> McpServers | None:
     """MCP servers (``edgar/mcp``) when any is configured; nothing is imported otherwise.
     Their tools join ``tools`` as they start; a broken entry is skipped and added to
-    ``problems``, and the session goes on."""
+    ``problems``, and the session goes on. A stdio server runs in the session's sandbox
+    widened by its own opt-ins and the download cache (``sandboxes``, ADR-0102)."""
     from edgar.mcp.config import any_configured
 
     if not any_configured(root, settings.mcp.servers):
@@ -404,8 +392,8 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                       trusted=project_trusted(root), startup_timeout=mcp.startup_timeout,
                       call_timeout=mcp.call_timeout,
                       trust_read_only_hint=mcp.trust_read_only_hint,
-                      max_message=mcp.max_message_bytes,
-                      sandbox=mcp_sandbox(root, settings, bus, session_id, mcp.network))
+                      max_message=mcp.max_message_bytes, confine=sandboxes,
+                      network=mcp.network, cache=cache_dir() / "mcp")
 
 
 def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,

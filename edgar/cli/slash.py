@@ -336,7 +336,7 @@ async def _diff(host: Host, arg: str) -> None:
         host.say(row, style)
 
 
-@command("mcp", "/mcp", "MCP servers: state and tool counts")
+@command("mcp", "/mcp", "MCP servers: state and tools")
 def _mcp(host: Host, arg: str) -> None:
     from edgar.cli.mcp_cmd import format_rows
 

@@ -160,14 +160,21 @@ class SandboxSettings(_Section):
 
 
 class McpServerSettings(_Section):
-    """``[mcp.servers.NAME]``: one MCP server, the same keys as a ``.mcp.json`` entry."""
+    """``[mcp.servers.NAME]``: one MCP server, the same keys as a ``.mcp.json`` entry, plus
+    edgar's own sandbox opt-ins for it (``network``, ``writable``; ADR-0102). A key edgar
+    does not read (Claude Code's ``timeout``, say) is kept here and warned about by
+    ``edgar.mcp.config``, never fatal to the whole config."""
 
-    type: Literal["stdio", "http"] | None = None   # None: stdio when command is set
+    model_config = ConfigDict(extra="allow", strict=True, validate_assignment=True)
+
+    type: Literal["stdio", "http", "sse", "streamable-http"] | None = None   # None: by keys
     command: str | None = None
     args: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     url: str | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    network: bool = False            # this server's sandbox may use the network
+    writable: list[str] = Field(default_factory=list, max_length=64)  # more writable dirs
 
 
 class McpSettings(_Section):
@@ -177,7 +184,7 @@ class McpSettings(_Section):
     startup_timeout: float = Field(15.0, gt=0, le=600)   # seconds per server, in parallel
     call_timeout: float = Field(120.0, gt=0, le=DAY)     # seconds per tool call
     trust_read_only_hint: bool = False   # readOnlyHint tools may run in read-only mode
-    network: bool = False                # stdio servers may use the network (sandbox)
+    network: bool = False                # every stdio server may use the network (sandbox)
     max_message_bytes: int = Field(64 << 20, ge=1 << 20, le=1 << 30)   # one stdio message
 
 

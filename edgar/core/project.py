@@ -1,8 +1,13 @@
 """Where a project's root and edgar's state directory are, and the opened ``Project``.
 
 Guarantees:
-- The root is the nearest directory (from cwd upwards) holding ``.git``, else the cwd;
-  edgar's per-project state lives in ``<root>/.edgar``.
+- The root is the nearest directory (from cwd upwards) holding ``.git``, else the cwd.
+- edgar's per-project learned and resumable state (facts, counters, sessions, checkpoints,
+  input history) lives in the user dir, keyed by the root's real path
+  (``edgar.paths.project_state``, ADR-0075), never in the repository: a clone cannot ship
+  it. ``<root>/.edgar`` holds only what a team shares on purpose (config, commands, skills,
+  hooks), behind trust. The first ``state_dir`` of a process for a root moves this user's own
+  state from an older ``<root>/.edgar`` (``core/adopt.py``) and says so on stderr.
 - A ``Project`` is built only by the composition root (``cli/setup.py``'s
   ``open_project``), which gives it the one ``Redactor``; commands that are not the CLI
   (``edgar stats``/``history``/``import`` in the learning package) receive the opener as a
@@ -12,6 +17,7 @@ Guarantees:
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -20,7 +26,7 @@ if TYPE_CHECKING:
     from edgar.config import Settings
     from edgar.memory.store import MemoryStore
 
-GITIGNORE = """# edgar's per-project state: one person's sessions, not the team's
+GITIGNORE = """# edgar keeps learned state in the user dir now; older versions wrote it here
 history.md
 history.*.md
 *.db
@@ -42,13 +48,44 @@ def find_root(start: Path | None = None) -> Path:
     return here
 
 
-def state_dir(root: Path) -> Path:
+_adopted: set[str] = set()   # roots whose old .edgar state this process has looked at
+
+
+def _say(message: str) -> None:
+    print(f"edgar: {message}", file=sys.stderr)
+
+
+def shared_dir(root: Path) -> Path:
+    """``<root>/.edgar``: what the repository shares (config, commands, skills, hooks)."""
     return root / ".edgar"
 
 
+def state_dir(root: Path) -> Path:
+    """This project's state dir in the user dir; not created (unless old state moves there)."""
+    from edgar.paths import project_state
+
+    path = project_state(root)
+    key = os.path.realpath(root)
+    if key not in _adopted:
+        _adopted.add(key)
+        from edgar.core.adopt import adopt
+
+        adopt(Path(key), path, _say)
+    return path
+
+
 def ensure_state_dir(root: Path) -> Path:
-    """Create ``.edgar/`` (and its .gitignore) on first use; it is 0700, also when it existed."""
+    """Create the state dir on first use; it is 0700, also when it existed."""
     path = state_dir(root)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
+    return path
+
+
+def ensure_shared_dir(root: Path) -> Path:
+    """Create ``<root>/.edgar`` (and its .gitignore, for older edgars' state) for
+    ``edgar init``; 0700, also when it existed."""
+    path = shared_dir(root)
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(path, 0o700)
     ignore = path / ".gitignore"
@@ -67,14 +104,15 @@ class Project:
 
     @property
     def state(self) -> Path:
-        """``<root>/.edgar``; not created (read-only commands must not create it)."""
+        """The project's state dir in the user dir; not created (read-only commands must not
+        create it)."""
         return state_dir(self.root)
 
     def ensure_state(self) -> Path:
         return ensure_state_dir(self.root)
 
     def memory(self) -> MemoryStore:
-        """The fact store, opened with this project's redactor (creates ``.edgar/``)."""
+        """The fact store, opened with this project's redactor (creates the state dir)."""
         from edgar.memory.store import MemoryStore
 
         return MemoryStore(self.ensure_state() / "memory.db", redact=self.redact)

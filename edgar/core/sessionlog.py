@@ -188,8 +188,8 @@ def load(path: Path) -> Loaded:
                     out.messages = [Message.from_json(m) for m in record.get("messages", [])]
                 else:
                     out.events += 1
-            except (ValueError, KeyError, TypeError):
-                out.torn.append(number)
+            except (ValueError, KeyError, TypeError, AttributeError):
+                out.torn.append(number)   # torn, or a line of the wrong shape: skipped
     return out
 
 

@@ -20,7 +20,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from edgar.core.project import Project, ProjectOpener
+from edgar.core.project import Project, ProjectOpener, find_root, state_dir
 from edgar.learning import render
 from edgar.learning.rollup import DIMENSIONS
 
@@ -71,13 +71,15 @@ def stats(argv: list[str], open_project: ProjectOpener) -> int:
     p.add_argument("--json", action="store_true")
     args = p.parse_args(_glued(argv, "--project"))
     since = _since(args.since)
-    state = _project(open_project).state
+    # Only the state dir: stats reads no setting, and loading config (pydantic, the layers)
+    # would cost more than the query over a million runs (issue 26).
+    state = state_dir(find_root())
     source = None if args.source == "all" else args.source
     project = _project_name(args.project)
     groups: list[Stats] = []
     total: Stats | None = None
     path = state / "experience.db"
-    if path.is_file():
+    if os.path.lexists(path):   # a directory there is said as broken, not as "no runs"
         from edgar.learning.experience import Experience
 
         with Experience(path) as store:
@@ -182,11 +184,17 @@ def main(argv: list[str], open_project: ProjectOpener) -> int:
         # Before the settings model is imported: a re-import that finds nothing new never
         # needs it, and importing it costs more than the rest of such a run.
         return import_(argv, open_project)
-    from edgar.config import ConfigError
-
     try:
         if command == "stats":
             return stats(rest, open_project)
+    except _Usage as exc:
+        print(f"edgar: {exc}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:          # argparse: --help is 0, a bad flag is 2
+        return exc.code if isinstance(exc.code, int) else 2
+    from edgar.config import ConfigError
+
+    try:
         if command == "history":
             return history(rest, open_project)
     except (ConfigError, _Usage) as exc:

@@ -6,9 +6,12 @@ Guarantees:
   project, ``where`` file:line) so project servers can wait for trust.
 - ``${VAR}`` and ``${VAR:-default}`` expand in command, args, env, url and headers (Claude
   Code's five fields); an unset variable without a default refuses that one server.
-- A broken ``.mcp.json`` (not JSON, not an object, a server entry with unknown keys or wrong
-  types) is one located problem per mistake; every other server still loads. Nothing here
-  imports the SDK or starts anything.
+- ``type`` is ``stdio``, ``http`` (``streamable-http`` is the same) or ``sse``; ``network``
+  and ``writable`` are edgar's per-server sandbox opt-ins (ADR-0102).
+- A broken ``.mcp.json`` (not JSON, not an object, a server entry with wrong types) is one
+  located problem per mistake; every other server still loads. A key edgar does not read
+  (Claude Code's ``"timeout": 30000``) is one located warning naming it, and the server
+  loads without it. Nothing here imports the SDK or starts anything.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from typing import Any, Literal, Mapping
 from edgar.mcp.expand import expand
 
 MCP_JSON = ".mcp.json"
-ENTRY_KEYS = {"type", "command", "args", "env", "url", "headers"}
+ENTRY_KEYS = {"type", "command", "args", "env", "url", "headers", "network", "writable"}
+Transport = Literal["stdio", "http", "sse"]
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 
@@ -33,12 +37,14 @@ class ServerSpec:
     name: str
     origin: Literal["user", "project"]
     where: str                                  # file:line, for messages
-    transport: Literal["stdio", "http"]
+    transport: Transport
     command: str = ""
     args: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
+    network: bool = False                       # this server's sandbox may reach the network
+    writable: tuple[str, ...] = ()              # more dirs its sandbox may write
 
 
 def _line_of(text: str, needle: str) -> int:
@@ -60,25 +66,28 @@ def _from_entry(name: str, entry: Any, origin: Literal["user", "project"], where
         return None
     unknown = sorted(set(entry) - ENTRY_KEYS)
     if unknown:
-        problems.append(f"{where}: mcp server {name!r}: unknown key "
-                        f"{', '.join(repr(k) for k in unknown)} (known: "
+        # Claude Code's own extras (``timeout``…) must not cost the person the server
+        problems.append(f"{where}: mcp server {name!r}: edgar does not read "
+                        f"{', '.join(repr(k) for k in unknown)}: ignored (edgar reads "
                         f"{', '.join(sorted(ENTRY_KEYS))})")
-        return None
+        entry = {k: v for k, v in entry.items() if k in ENTRY_KEYS}
     said = entry.get("type") or ("http" if "url" in entry and "command" not in entry else "stdio")
-    if said not in ("stdio", "http"):
-        hint = "; use \"http\" (streamable HTTP)" if said in ("sse", "streamable-http") else ""
-        problems.append(f"{where}: mcp server {name!r}: type {said!r} is not supported{hint}")
+    if said not in ("stdio", "http", "streamable-http", "sse"):
+        problems.append(f"{where}: mcp server {name!r}: type {said!r} is not supported "
+                        "(stdio, http or sse)")
         return None
-    kind: Literal["stdio", "http"] = "http" if said == "http" else "stdio"
+    kind: Transport = "sse" if said == "sse" else "stdio" if said == "stdio" else "http"
     wrong = [k for k, want in (("command", str), ("url", str), ("args", list), ("env", dict),
-                               ("headers", dict)) if k in entry and not isinstance(entry[k], want)]
-    wrong += [k for k in ("args", "env", "headers") if k in entry and isinstance(entry[k],
-              (list, dict)) and not all(isinstance(v, str) for v in (
+                               ("headers", dict), ("network", bool), ("writable", list))
+             if k in entry and not isinstance(entry[k], want)]
+    wrong += [k for k in ("args", "env", "headers", "writable") if k in entry and isinstance(
+              entry[k], (list, dict)) and not all(isinstance(v, str) for v in (
                   entry[k] if isinstance(entry[k], list) else entry[k].values()))]
     if wrong:
         problems.append(f"{where}: mcp server {name!r}: wrong type for "
-                        f"{', '.join(sorted(set(wrong)))} (command and url are strings, args a "
-                        "list of strings, env and headers objects of strings)")
+                        f"{', '.join(sorted(set(wrong)))} (command and url are strings, args "
+                        "and writable lists of strings, env and headers objects of strings, "
+                        "network true or false)")
         return None
     missing: list[str] = []
     command = expand(entry.get("command", ""), environ, missing)
@@ -94,10 +103,13 @@ def _from_entry(name: str, entry: Any, origin: Literal["user", "project"], where
     if kind == "stdio" and not command:
         problems.append(f"{where}: mcp server {name!r}: a stdio server needs \"command\"")
         return None
-    if kind == "http" and not url.startswith(("http://", "https://")):
-        problems.append(f"{where}: mcp server {name!r}: an http server needs an http(s) \"url\"")
+    if kind != "stdio" and not url.startswith(("http://", "https://")):
+        problems.append(f"{where}: mcp server {name!r}: an {kind} server needs an http(s) "
+                        "\"url\"")
         return None
-    return ServerSpec(name, origin, where, kind, command, args, env, url, headers)
+    return ServerSpec(name, origin, where, kind, command, args, env, url, headers,
+                      network=bool(entry.get("network", False)),
+                      writable=tuple(entry.get("writable", ())))
 
 
 def read_mcp_json(path: Path, environ: Mapping[str, str],
@@ -156,8 +168,9 @@ def load_servers(root: Path, user_dir: Path, configured: Mapping[str, Any],
         in_project = name in project_names
         path, text = (project_toml, project_text) if in_project else (user_toml, user_text)
         where = f"{path}:{_line_of(text, f'servers.{name}')}" if text else "settings"
+        # the settings model keeps the keys it does not know (extra="allow"), said below
         raw = entry if isinstance(entry, dict) else {
-            k: getattr(entry, k) for k in ENTRY_KEYS if getattr(entry, k, None) not in (None, [], {})}
+            k: v for k, v in entry.model_dump(exclude_unset=True).items() if v is not None}
         spec = _from_entry(name, raw, "project" if in_project else "user", where, environ,
                            problems)
         if spec is not None:

@@ -9,6 +9,10 @@ Guarantees:
   trusted; user servers always. A tool name already taken (a built-in, another server) is
   skipped with a Notice, never shadowed.
 - ``close`` ends every server (each stdio process group is killed) and waits for them.
+- A stdio server runs in ``confine(network, writable)``: the session's sandbox widened by
+  ``[mcp] network`` or its entry's ``network``, its entry's ``writable`` and the download
+  cache (``edgar.mcp.confine``, ADR-0102). One that fails at start with the network off
+  and looks like a download gets a hint naming the sandbox and the switch.
 - The SDK is imported (``edgar.mcp.sdk``) only when ``start`` has a server to start.
 """
 
@@ -17,10 +21,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from edgar.events import Event, Notice, NoticeLevel
 from edgar.mcp.config import ServerSpec
+from edgar.mcp.confine import cache_env, network_hint
 from edgar.mcp.tool import McpTool
 from edgar.spawn import Confinement, child_env
 from edgar.tools.base import Tool
@@ -33,15 +38,31 @@ class ServerState:
     detail: str = ""
     tools: list[str] = field(default_factory=list)
     link: Any = None
+    remote: list[str] = field(default_factory=list)   # the server's own names for its tools
+
+
+Confine = Callable[[bool, tuple[str, ...]], Confinement]
+
+
+class Row(NamedTuple):
+    """One server for ``/mcp`` and ``edgar mcp list``."""
+
+    name: str
+    transport: str
+    state: str
+    tool_count: int
+    detail: str
+    tools: tuple[str, ...] = ()
 
 
 class McpServers:
     def __init__(self, specs: list[ServerSpec], *, root: Path, tools: dict[str, Tool],
                  publish: Callable[[Event], None], session_id: str, trusted: bool,
                  startup_timeout: float = 15.0, call_timeout: float = 120.0,
-                 trust_read_only_hint: bool = False, sandbox: Confinement | None = None,
+                 trust_read_only_hint: bool = False, confine: Confine | None = None,
+                 network: bool = False, cache: Path | None = None,
                  max_message: int = 64 << 20):
-        self.sandbox = sandbox
+        self.confine, self.network, self.cache = confine, network, cache
         self.max_message = max_message
         self.root, self.tools, self.publish, self.session_id = root, tools, publish, session_id
         self.trusted = trusted
@@ -89,18 +110,34 @@ class McpServers:
         from edgar.mcp import sdk
 
         spec = server.spec
+        box: Confinement | None = None
+        network = self.network or spec.network
         if spec.transport == "stdio":
+            extra: dict[str, str] = {}
+            writable = spec.writable
+            if self.cache is not None:
+                # made before the sandbox: a writable root must exist to be granted
+                self.cache.mkdir(parents=True, exist_ok=True, mode=0o700)
+                extra, writable = cache_env(self.cache), (*writable, str(self.cache))
+            box = self.confine(network, writable) if self.confine is not None else None
             link = sdk.Link(spec.name, argv=[spec.command, *spec.args], cwd=self.root,
-                            env=child_env(spec.env), sandbox=self.sandbox,
+                            env=child_env({**extra, **spec.env}), sandbox=box,
                             max_message=self.max_message)
         else:
-            link = sdk.Link(spec.name, url=spec.url, headers=spec.headers)
+            link = sdk.Link(spec.name, url=spec.url, headers=spec.headers,
+                            sse=spec.transport == "sse")
         server.link, server.state = link, "starting"
         try:
             infos = await link.start(self.startup_timeout)
         except sdk.StartError as exc:
-            server.state, server.detail = "failed", str(exc)
-            self._say("error", f'mcp: server "{spec.name}" {exc}; its tools are not available')
+            why = str(exc)
+            if box is not None:
+                hint = network_hint(spec.command, spec.args, link.stderr_text(),
+                                    network=network, confined=box.get().policy.confined,
+                                    name=spec.name)
+                why = f"{why}; {hint}" if hint else why
+            server.state, server.detail = "failed", why
+            self._say("error", f'mcp: server "{spec.name}" {why}; its tools are not available')
             return
         server.state = "connected"
         for info in infos:
@@ -115,6 +152,7 @@ class McpServers:
                 server.detail = "some input schemas were simplified for the provider"
             self.tools[tool.name] = tool
             server.tools.append(tool.name)
+            server.remote.append(info.name)
         self._watchers.append(asyncio.create_task(self._watch(server)))
 
     async def _watch(self, server: ServerState) -> None:
@@ -147,7 +185,8 @@ class McpServers:
             if server.state == "connected":
                 server.state = "stopped"
 
-    def rows(self) -> list[tuple[str, str, str, int, str]]:
-        """(name, transport, state, tool count, detail) for ``/mcp`` and ``edgar mcp list``."""
-        return [(s.spec.name, s.spec.transport, s.state, len(s.tools), s.detail or s.spec.where)
-                for s in self.servers.values()]
+    def rows(self) -> list[Row]:
+        """(name, transport, state, tool count, detail, tool names) for ``/mcp`` and
+        ``edgar mcp list``."""
+        return [Row(s.spec.name, s.spec.transport, s.state, len(s.tools),
+                    s.detail or s.spec.where, tuple(s.remote)) for s in self.servers.values()]

@@ -5,11 +5,15 @@ Guarantees:
   checks the import graph); the rest of edgar sees ``Link``, ``ToolInfo`` and ``Reply``.
 - The SDK's ``Client`` is entered and left inside one task of edgar's own asyncio loop (its
   anyio task groups require that); tool calls come from other tasks and are awaited there.
+- Transports: stdio, streamable HTTP and the older HTTP+SSE (``sse``), all the SDK's
+  ``Client`` over edgar's own stdio transport or the SDK's HTTP ones.
 - stdio servers start through ``edgar.spawn`` (own process group, built environment); their
   stderr is kept as a bounded tail for the message when they fail; a line on stdout that is
   not JSON-RPC before the handshake ends the start with a clear reason. A message may be any
   length up to ``max_message`` bytes (``mcp/framing.py``); a longer one ends the connection
   with that reason (the server's tools leave the session), never silently.
+- A server's progress notifications for a call reach ``progress`` as one line each
+  (``progress 3/10: message``), the call's live output.
 - ``Link.died`` is set once when the connection ends for any reason other than ``close``;
   ``Link.reason`` then says why in edgar's words (exit code, last stderr line).
 """
@@ -22,12 +26,13 @@ import contextlib
 import importlib.metadata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import anyio
 import httpx2
 import mcp_types
 from mcp import Client
+from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
@@ -179,8 +184,9 @@ class Link:
     def __init__(self, name: str, *, argv: list[str] | None = None, cwd: Path | None = None,
                  env: Mapping[str, str] | None = None, url: str = "",
                  headers: Mapping[str, str] | None = None, sandbox: Confinement | None = None,
-                 max_message: int = DEFAULT_BOUND):
+                 max_message: int = DEFAULT_BOUND, sse: bool = False):
         self.name = name
+        self.sse = sse
         self.sandbox = sandbox
         self.argv, self.cwd, self.env = argv, cwd, env or {}
         self.url, self.headers = url, dict(headers or {})
@@ -208,6 +214,10 @@ class Link:
             self.died.set()
         self._stop.set()
 
+    def stderr_text(self) -> str:
+        """The kept tail of the server's stderr."""
+        return bytes(self.stderr).decode("utf-8", "replace")
+
     def stderr_line(self) -> str:
         text = bytes(self.stderr).decode("utf-8", "replace").strip().splitlines()
         return one_line(text[-1]) if text else ""
@@ -227,6 +237,9 @@ class Link:
     def _transport(self) -> Any:
         if self.argv is not None:
             return _Stdio(self, self.argv, self.cwd or Path.cwd(), self.env)
+        if self.sse:   # the older HTTP+SSE transport (Claude Code's ``type: "sse"``)
+            return sse_client(self.url, headers=self.headers, timeout=30.0,
+                              sse_read_timeout=300.0)
         client = httpx2.AsyncClient(headers=self.headers,
                                     timeout=httpx2.Timeout(30.0, read=300.0))
         return streamable_http_client(self.url, http_client=client)
@@ -296,12 +309,20 @@ class Link:
         while not self.garbage:
             await asyncio.sleep(0.05)
 
-    async def call(self, tool: str, args: dict[str, Any], timeout: float) -> Reply:
+    async def call(self, tool: str, args: dict[str, Any], timeout: float,
+                   progress: Callable[[str], None] | None = None) -> Reply:
         client = self._client
         if client is None:
             raise ConnectionError(self.reason or "not connected")
+
+        async def said(done: float, total: float | None, message: str | None) -> None:
+            # a progress notification becomes one line of the call's live output
+            if progress is not None:
+                of = f"/{total:g}" if total else ""
+                progress(f"progress {done:g}{of}{': ' + one_line(message, 200) if message else ''}\n")
+
         # the caller bounds the wait (asyncio.wait_for), so a timeout is edgar's "timeout"
-        result = await client.call_tool(tool, args)
+        result = await client.call_tool(tool, args, progress_callback=said)
         text, pictures = _flatten(result, tool)
         return Reply(text, bool(result.is_error), pictures)
 

@@ -10,13 +10,15 @@ Guarantees:
   answer in time → ``timeout``, a dead or broken connection → ``mcp_error``. The server's
   words reach the model only, in the tool result; its image parts reach it as images
   (``edgar.images``: resized or refused within the providers' limits, said in the text).
+- The server's progress notifications are the call's live output (``ctx.output``), shown
+  as a shell command's output is.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from edgar.mcp.schema import description, input_schema, tool_name
 from edgar.conversation import ImageBlock, ToolSpec
@@ -40,7 +42,8 @@ class Caller(Protocol):
     died: asyncio.Event
     reason: str
 
-    async def call(self, tool: str, args: dict[str, Any], timeout: float) -> Answer:
+    async def call(self, tool: str, args: dict[str, Any], timeout: float,
+                   progress: Callable[[str], None] | None = None) -> Answer:
         """The server's answer."""
 
 
@@ -68,8 +71,8 @@ class McpTool(Tool):
 
     async def run(self, args: Any, ctx: ToolContext) -> ToolOutcome:
         try:
-            reply = await asyncio.wait_for(self.link.call(self.remote, args, self.timeout),
-                                           self.timeout)
+            reply = await asyncio.wait_for(self.link.call(self.remote, args, self.timeout,
+                                                          ctx.output), self.timeout)
         except asyncio.TimeoutError:
             raise ToolFailure("timeout", f"mcp server {self.server} did not answer "
                               f"{self.remote} within {self.timeout:g}s",

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar, Self, TypeVar
 
+from edgar.storage.broken import BrokenState
+
 T = TypeVar("T")
 
 
@@ -44,19 +46,35 @@ class DB:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         if str(path) != ":memory:":
+            if os.path.lexists(self.path) and not self.path.is_file():
+                raise BrokenState(self.path, "is not a database (a directory or device is there)")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             private(self.path)
         self._lock = threading.RLock()
-        self.conn = sqlite3.connect(
-            str(path), timeout=self.BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-            check_same_thread=False,
-        )
+        try:
+            self.conn = sqlite3.connect(
+                str(path), timeout=self.BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.DatabaseError as exc:
+            raise BrokenState(self.path) from exc
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute(f"PRAGMA busy_timeout = {self.BUSY_TIMEOUT_MS}")
-        # Two connections switching a brand-new file to WAL (or migrating it) at once can get
-        # SQLITE_BUSY at once, without the busy handler: SQLite refuses to wait where waiting
-        # could deadlock. Retry the whole opening step, with backoff, up to the busy timeout.
-        retry_busy(self._open, self.BUSY_TIMEOUT_MS / 1000)
+        try:
+            self.conn.execute(f"PRAGMA busy_timeout = {self.BUSY_TIMEOUT_MS}")
+            # Two connections switching a brand-new file to WAL (or migrating it) at once can
+            # get SQLITE_BUSY at once, without the busy handler: SQLite refuses to wait where
+            # waiting could deadlock. Retry the whole opening step, with backoff, up to the
+            # busy timeout.
+            retry_busy(self._open, self.BUSY_TIMEOUT_MS / 1000)
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                self.conn.close()
+                raise
+            self.conn.close()
+            raise BrokenState(self.path) from exc
+        except sqlite3.DatabaseError as exc:   # not a database, malformed: never written over
+            self.conn.close()
+            raise BrokenState(self.path) from exc
 
     def _open(self) -> None:
         self.conn.execute("PRAGMA journal_mode = WAL")

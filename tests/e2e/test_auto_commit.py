@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from edgar.core.autocommit import read_records
-from support.project import REPO, edgar_env, run_edgar, write_script
+from support.project import state_of, REPO, edgar_env, run_edgar, write_script
 from support.users import as_user, ordinary_user, runtime_copy
 
 
@@ -95,7 +95,7 @@ def test_a_turn_commits_exactly_its_files_and_nothing_of_the_persons(tmp_path, e
     assert "left uncommitted" in out.stderr and "mine.txt" in out.stderr
     assert f"committed {head[:7]}" in out.stderr
     assert not witness.exists(), witness.read_text()      # no hook of the repository ran
-    record, = read_records(project / ".edgar")
+    record, = read_records(state_of(project, tmp_path / "home"))
     assert record.hash == head and record.parent == before
     assert record.paths == {"a.txt": "M", "b.txt": "M", "src/new.py": "A"}
 

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from support.project import edgar_env, make_project, write_script
+from support.project import state_of, edgar_env, make_project, write_script
 
 
 def run_bytes(args: list[bytes], cwd, env) -> subprocess.CompletedProcess[bytes]:
@@ -26,7 +26,7 @@ def test_a_prompt_with_invalid_utf8_runs_and_is_logged(tmp_path):
                       b"--output-format", b"json"], project, edgar_env(tmp_path / "home"))
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
     assert b"Traceback" not in done.stderr
-    log = next((project / ".edgar" / "sessions").glob("*.jsonl")).read_text(encoding="utf-8")
+    log = next((state_of(project, tmp_path / "home") / "sessions").glob("*.jsonl")).read_text(encoding="utf-8")
     assert "always say \ufffd please" in log and "out \ufffd put" in log
     assert json.loads(done.stdout)["result"] == "done"
 

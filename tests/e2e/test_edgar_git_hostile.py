@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from support.hostile import IDS, KINDS, Machine
-from support.project import write_script
+from support.project import state_of, write_script
 
 PAYLOAD = """#!/bin/bash
 echo "ran $0 $*" >> {marker}
@@ -86,7 +86,7 @@ def held(machine: Machine, project: Path, marker: Path, listener: socket.socket)
 def shell_seen(project: Path) -> list[str]:
     """The paths edgar's checkpoints recorded as changed by shell calls (its git ran)."""
     seen = []
-    for manifest in (project / ".edgar" / "checkpoints").glob("*/manifest.json"):
+    for manifest in (state_of(project, project.parent / "home") / "checkpoints").glob("*/manifest.json"):
         seen += [entry["path"] for entry in json.loads(manifest.read_text())["shell"]]
     return seen
 
@@ -100,7 +100,7 @@ def test_a_nested_repository_with_an_fsmonitor_payload_is_not_run(machine, liste
               "echo staged"),
         shell("echo more > src/sub/g && echo two > src/two.txt")])
     assert done.returncode == 0, done.stderr
-    log = next((project / ".edgar" / "sessions").glob("*.jsonl")).read_text()
+    log = next((state_of(project, machine.base / "home") / "sessions").glob("*.jsonl")).read_text()
     assert "staged" in log                                   # the model's attack was mounted
     held(machine, project, marker, listener)
     assert "src/two.txt" in shell_seen(project)              # edgar's git ran, neutralised
@@ -154,7 +154,7 @@ def test_protected_paths_that_did_not_exist_cannot_be_planted(machine, listener)
     shutil.rmtree(project / ".git" / "hooks")
     shutil.rmtree(project / ".git" / "info", ignore_errors=True)
     home = machine.base / "home"        # edgar's user dir: not made yet
-    assert not home.exists() and not (project / ".edgar").exists()
+    assert not home.exists() and not (state_of(project, machine.base / "home")).exists()
     attacks = [
         "rm -rf .git/hooks; mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch M\\n' > "
         ".git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",

@@ -68,7 +68,7 @@ def test_slash_mcp_lists_servers_in_the_repl(tmp_path):
         term.line("say hi")
         term.expect("hello there")      # the first model call waited for the server
         term.line("/mcp")
-        term.expect(r"t\s+stdio\s+connected\s+7\b")
+        term.expect(r"t\s+stdio\s+connected\s+9\b")
         term.expect(PROMPT)
         time.sleep(0.3)                 # let the prompt redraw before the key arrives
         term.send("\x04")

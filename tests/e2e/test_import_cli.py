@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
-from support.project import edgar_env, make_project, run_edgar  # noqa: E402
+from support.project import state_of, edgar_env, make_project, run_edgar  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "claude-code"
 FASTHOOKS = "oneryalcin__fasthooks__specs__data__sample_main_transcript.jsonl"
@@ -104,7 +104,7 @@ def test_typed_keeps_stdout_to_json_lines(project, env, tree):
     assert len(lines) == 2 + 2 * 6
     assert "dry run: nothing stored; 2 proposal(s) would be made" in out.stderr
     assert "\x1b[" not in out.stderr                   # no bar: stderr is not a terminal
-    assert not (project / ".edgar").exists()
+    assert not (state_of(project, project.parent / "home")).exists()
 
 
 def test_help_exits_0(project, env):
@@ -159,7 +159,7 @@ def test_a_kill_mid_import_loses_nothing_and_adds_nothing_twice(env, tree, tmp_p
                                  str(tree)], cwd=project, env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (project / ".edgar" / "imports.db").exists():
+        while time.monotonic() < deadline and not (state_of(project, tmp_path / "home") / "imports.db").exists():
             time.sleep(0.005)
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
@@ -233,7 +233,7 @@ def test_no_folder_for_this_project_is_a_clear_error(project, env, tmp_path):
     out = edgar(project, env | {"HOME": str(home)}, "import", "claude-code", code=2)
     assert out.stderr == (f"edgar: no Claude Code transcripts for this project at {mine} "
                           "(--all reads every project; or pass a PATH)\n")
-    assert not (project / ".edgar").exists()
+    assert not (state_of(project, tmp_path / "home")).exists()
 
 
 def test_a_project_reached_through_a_symlink_finds_either_folder(env, tmp_path):

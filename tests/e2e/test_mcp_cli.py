@@ -19,9 +19,28 @@ def test_mcp_list_shows_state_and_tool_counts_once_trusted(tmp_path):
         ["time", "stdio", "untrusted", "0"], ["gone", "stdio", "untrusted", "0"]]
     assert run_edgar(["mcp", "trust"], root, env).returncode == 0
     after = run_edgar(["mcp", "list"], root, env)
-    rows = [line.split()[:4] for line in after.stdout.splitlines()[1:]]
+    lines = after.stdout.splitlines()[1:]
+    rows = [line.split()[:4] for line in lines if not line.startswith(" ")]
     assert rows == [["time", "stdio", "connected", "2"], ["gone", "stdio", "failed", "0"]]
+    # under each connected server, its tools by the server's own names (claude mcp list)
+    assert lines[1].split() == ["tools:", "get_current_time,", "convert_time"]
     assert "cannot start '/no/such/server'" in after.stdout
+
+
+def test_config_problems_are_printed_in_p_too(tmp_path):
+    root = make_project(tmp_path / "p", {".mcp.json": json.dumps({"mcpServers": {
+        "time": {"command": sys.executable, "args": ["-m", "mcp_server_time"],
+                 "timeout": 30000},
+        "bad": {"command": 42}}}, indent=2)})
+    script = write_script(tmp_path / "s.jsonl", [{"text": "ok"}])
+    env = edgar_env(tmp_path / "home")
+    run_edgar(["mcp", "trust"], root, env)
+    out = run_edgar(["-p", "hi", "--model", f"scripted:{script}"], root, env)
+    assert out.returncode == 0, out.stderr
+    where = root / ".mcp.json"
+    assert f"{where}:3: mcp server 'time': edgar does not read 'timeout': ignored" in out.stderr
+    line = where.read_text().splitlines().index('    "bad": {') + 1
+    assert f"{where}:{line}: mcp server 'bad': wrong type for command" in out.stderr
 
 
 def test_a_claude_code_mcp_json_works_unchanged_in_edgar_p(tmp_path):

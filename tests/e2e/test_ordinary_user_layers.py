@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from support.hostile import IDS, KINDS, Machine
-from support.project import write_script
+from support.project import state_of, write_script
 
 from edgar.sandbox.probe import capabilities
 
@@ -63,7 +63,7 @@ def test_doctor_reports_the_layers_the_command_gets_and_processes_are_capped(mac
     assert [n.removesuffix(" namespace") for n in listed] == announced.group(1).split(", ")
     for layer in ("user", "pid", "mount", "network", "process limit"):
         assert layer in announced.group(1).split(", "), (layer, announced.group(1))
-    log = next((project / ".edgar" / "sessions").glob("*.jsonl")).read_text()
+    log = next((state_of(project, machine.base / "home") / "sessions").glob("*.jsonl")).read_text()
     pids = re.search(r'"(\d+)\\n', log)
     assert pids and int(pids.group(1)) < 10, log[-2000:]   # a fresh /proc: edgar is not there
     started = re.search(r"started (\d+)", log)

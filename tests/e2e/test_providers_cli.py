@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from support.project import state_of
 from support.sse_server import Reply, anthropic_event, recording, stream
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,7 +140,8 @@ def test_openai_tool_turn_sends_the_result_back_as_a_tool_message(server, edgar)
     assert "hi" in tool["content"]
 
 
-def test_midstream_error_keeps_partial_text_and_ends_the_turn_in_error(server, edgar, project):
+def test_midstream_error_keeps_partial_text_and_ends_the_turn_in_error(server, edgar, project,
+                                                                    tmp_path):
     overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
     server.anthropic(stream(recording("anthropic_text")[:5] + [anthropic_event("error", overloaded)]))
     done = edgar("-p", "hi", "--model", SONNET, "--output-format", "edgar-events")
@@ -151,7 +153,7 @@ def test_midstream_error_keeps_partial_text_and_ends_the_turn_in_error(server, e
     assert end["error"] == {"tool": "provider", "kind": "provider_http", "exit_code": 529,
                             "program": None}
     assert "anthropic" in done.stderr and "529" in done.stderr
-    logs = "".join(p.read_text() for p in (project / ".edgar").rglob("*.jsonl"))
+    logs = "".join(p.read_text() for p in (state_of(project, tmp_path / "home")).rglob("*.jsonl"))
     assert "Hello, world" in logs   # the partial answer is in the session log too
 
 

@@ -21,7 +21,7 @@ import ptyprocess   # pexpect's pty layer (a test dependency): spawn, resize, ki
 import pytest
 
 from support.processes import alive, gone, sleeper
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
+from support.project import state_of, edgar_env, make_project, recorded, run_edgar, write_script
 
 pytestmark = pytest.mark.timing   # a pseudo-terminal: what appears, and when
 
@@ -147,7 +147,7 @@ def spawn(tmp_path: Path, project: Path):
 
 
 def session_events(project: Path) -> list[dict]:
-    logs = sorted((project / ".edgar" / "sessions").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    logs = sorted((state_of(project, project.parent / "home") / "sessions").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
     out = []
     for log in logs:
         out += [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
@@ -169,7 +169,7 @@ def test_a_prompt_streams_its_answer_and_ctrl_d_exits(spawn, project):
     assert sent[0]["messages"][-1]["content"][0]["text"] == f"hello there {SECRET}"
     typed = [e for e in session_events(project) if e.get("type") == "PromptTyped"]
     assert [(e["text"], e["queued"]) for e in typed] == [("hello there [REDACTED:github-pat]", False)]
-    history = (project / ".edgar" / "input_history").read_text()
+    history = (state_of(project, project.parent / "home") / "input_history").read_text()
     assert "+hello there [REDACTED:github-pat]" in history and SECRET not in history
     assert colours(bytes(term.raw)) == set()      # NO_COLOR=1 is set by edgar_env
 
@@ -261,7 +261,7 @@ def test_continue_restores_the_conversation(spawn, project):
     term.expect(PROMPT)
     term.send("/exit\r")
     assert term.wait_exit() == 0
-    log = next((project / ".edgar" / "sessions").glob("*.jsonl"))
+    log = next((state_of(project, project.parent / "home") / "sessions").glob("*.jsonl"))
     with open(log, "a") as handle:                   # a crash mid-write: a torn last line
         handle.write('{"kind": "message", "role": "assis')
     again = spawn([{"text": "It was 42.\n"}], "-c")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.project import edgar_env, make_project, run_edgar, write_script
+from support.project import state_of, edgar_env, make_project, run_edgar, write_script
 
 from edgar.sandbox.probe import capabilities
 
@@ -36,7 +36,7 @@ def test_a_hostile_shell_call_cannot_raise_its_permissions_or_read_edgars_secret
     assert not (project / ".git" / "hooks" / "pre-commit").exists()
     assert not (home / "config.toml").exists()
     assert "CANARY_6612" not in done.stdout
-    log = next((project / ".edgar" / "sessions").glob("*.jsonl")).read_text()
+    log = next((state_of(project, tmp_path / "home") / "sessions").glob("*.jsonl")).read_text()
     results = [json.loads(line) for line in log.splitlines()]
     text = json.dumps(results)
     assert "sandbox: write to edgar's state refused" in text
@@ -66,7 +66,7 @@ def test_a_command_that_leaves_a_child_holding_its_output_finishes_cleanly(tmp_p
     assert done.returncode == 0 and time.monotonic() - started < 20
     assert json.loads(done.stdout)["tools"][0]["ok"] is True
     assert "Traceback" not in done.stderr and "Event loop is closed" not in done.stderr
-    log = next((project / ".edgar" / "sessions").glob("*.jsonl")).read_text()
+    log = next((state_of(project, tmp_path / "home") / "sessions").glob("*.jsonl")).read_text()
     assert "finished-here" in log
 
 

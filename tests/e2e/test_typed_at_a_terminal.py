@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
+from support.project import state_of, edgar_env, make_project, recorded, run_edgar, write_script
 
 # tests that expect a fact from typed text need the learning package (deletable, NFR-12)
 needs_learning = pytest.mark.skipif(importlib.util.find_spec("edgar.learning") is None,
@@ -44,7 +44,7 @@ def facts(project, env) -> list[dict]:
 
 def typed_events(project) -> list[dict]:
     out = []
-    for log in (project / ".edgar" / "sessions").glob("*.jsonl"):
+    for log in (state_of(project, project.parent / "home") / "sessions").glob("*.jsonl"):
         for line in log.read_text().splitlines():
             record = json.loads(line)
             if record.get("type") == "PromptTyped":

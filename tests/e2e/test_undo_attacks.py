@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from support.project import recorded, write_script
+from support.project import state_of, recorded, write_script
 from support.user_edgar import runner, workdir
 
 WHO = ["root", "user"] if os.geteuid() == 0 else ["user"]
@@ -178,7 +178,7 @@ def test_a_planted_checkpoint_manifest_cannot_write_outside_or_into_git(edgar, p
     project, env = make(edgar, place, {"a.txt": "a\n"})
     turn(edgar, place, project, env, [{"name": "write", "input": {"path": "a.txt",
                                                                   "content": "b\n"}}])
-    [turn_dir] = [p for p in (project / ".edgar" / "checkpoints").iterdir() if p.is_dir()]
+    [turn_dir] = [p for p in (state_of(project, place / "home") / "checkpoints").iterdir() if p.is_dir()]
     manifest = json.loads((turn_dir / "manifest.json").read_text())
     victim = place / "outside.txt"
     victim.write_text("outside\n")

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from edgar.core.checkpoints import Checkpoints
-from support.project import edgar_env, make_project, run_edgar, write_script
+from support.project import state_of, edgar_env, make_project, run_edgar, write_script
 
 BODY = "".join(f"line {n}\n" for n in range(1, 21))
 
@@ -39,7 +39,7 @@ def test_diff_then_undo_restores_the_last_turn_and_says_which(tmp_path, env):
     assert "--- a/a.txt\n+++ b/a.txt\n@@ -7,8 +7,8 @@\n line 7\n line 8\n line 9\n" in diff
     assert "-line 10\n-line 11\n+line ten\n+line eleven\n line 12\n" in diff
     assert "--- /dev/null\n+++ b/sub/new.txt\n@@ -0,0 +1 @@\n+fresh\n" in diff
-    stored = list((project / ".edgar" / "checkpoints").rglob("*"))
+    stored = list((state_of(project, tmp_path / "home") / "checkpoints").rglob("*"))
     assert stored and all(p.stat().st_mode & 0o077 == 0 for p in stored if p.name != ".gitignore")
     out = run_edgar(["undo"], project, env)
     assert out.returncode == 0
@@ -89,7 +89,7 @@ def test_undo_and_diff_never_create_the_state_dir(tmp_path, env):
     project = make_project(tmp_path / "p")
     assert "nothing to undo" in run_edgar(["undo"], project, env).stdout
     assert run_edgar(["diff"], project, env).returncode == 0
-    assert not (project / ".edgar").exists()
+    assert not (state_of(project, tmp_path / "home")).exists()
 
 
 def test_the_store_is_bounded_and_drops_the_oldest_turn(tmp_path):
@@ -118,7 +118,7 @@ def _age(project, days: float) -> None:
     import json
     import time
 
-    for manifest in (project / ".edgar" / "checkpoints").glob("*/manifest.json"):
+    for manifest in (state_of(project, project.parent / "home") / "checkpoints").glob("*/manifest.json"):
         data = json.loads(manifest.read_text())
         data["created"] = time.time() - days * 86400
         manifest.write_text(json.dumps(data))
@@ -127,7 +127,7 @@ def _age(project, days: float) -> None:
 def test_checkpoints_older_than_seven_days_are_deleted_by_undo_and_by_the_next_turn(tmp_path, env):
     project = make_project(tmp_path / "p", {"a.txt": "v0\n", ".env": "TOKEN=kept-as-it-was\n"})
     turn(tmp_path, project, env, [{"name": "write", "input": {"path": ".env", "content": "TOKEN=x\n"}}], "s1")
-    store = project / ".edgar" / "checkpoints"
+    store = state_of(project, tmp_path / "home") / "checkpoints"
     copies = [p for p in store.rglob("files/*")]
     assert [p.read_bytes() for p in copies] == [b"TOKEN=kept-as-it-was\n"]  # exact: the exception
     _age(project, 6.9)

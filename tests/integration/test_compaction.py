@@ -19,7 +19,7 @@ from edgar.core.sessionlog import load
 from edgar.core.tokens import request_chars
 from edgar.events import Compacted, Event, ModelResponded, Notice, TextDelta, TurnFinished
 from edgar.providers.scripted import ScriptedProvider
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
+from support.project import state_of, edgar_env, make_project, recorded, run_edgar, write_script
 
 def _window() -> int:
     """6000 tokens when the tools took 3,319 characters (compact_at 0.8: compaction past 4 800);
@@ -122,7 +122,7 @@ def test_a_long_session_compacts_once_and_the_next_request_fits(project, tmp_pat
     assert uses == results_for
 
     # the log keeps every message; loading it restores the compacted view
-    [log] = (project / ".edgar" / "sessions").glob("*.jsonl")
+    [log] = (state_of(project, tmp_path / "home") / "sessions").glob("*.jsonl")
     records = [json.loads(line) for line in log.read_text().splitlines()]
     messages = [r for r in records if r["kind"] == "message"]
     assert len(messages) == 4 * TURNS

@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
-from support.project import edgar_env, make_project, run_edgar  # noqa: E402
+from support.project import state_of, edgar_env, make_project, run_edgar  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "claude-code"
 FASTHOOKS = "oneryalcin__fasthooks__specs__data__sample_main_transcript.jsonl"
@@ -87,7 +87,7 @@ def facts(project, env, *flags):
 
 
 def table(project, db, sql):
-    with sqlite3.connect(project / ".edgar" / db) as conn:
+    with sqlite3.connect(state_of(project, project.parent / "home") / db) as conn:
         return conn.execute(sql).fetchall()
 
 
@@ -185,7 +185,7 @@ def test_typed_lists_exactly_the_hand_checked_messages(project, env):
     every = typed_lines(project, env, DATA)
     assert len(every) == 36
     assert not [t["text"] for t in every if any(w in t["text"] for w in CLIENT_WORDS)]
-    assert not (project / ".edgar").exists()
+    assert not (state_of(project, project.parent / "home")).exists()
 
 
 # -- only what a person typed is proposed, and it waits for review ------------------------------
@@ -287,14 +287,14 @@ def test_an_import_between_an_enqueue_and_its_repeat_is_not_counted_twice(projec
 def test_dry_run_writes_nothing_even_after_an_import(project, env, tmp_path):
     synthetic(tmp_path / "projects" / "-syn")
     dry = imp(project, env, "--dry-run", tmp_path / "projects")
-    assert not (project / ".edgar").exists()
+    assert not (state_of(project, tmp_path / "home")).exists()
     assert (dry["proposals"], dry["exchanges"], dry["typed_messages"]) == (3, 2, 3)
     real = imp(project, env, tmp_path / "projects")
     assert {k: v for k, v in real.items()} == dry
-    state = {p.name: p.stat().st_mtime_ns for p in (project / ".edgar").iterdir()}
+    state = {p.name: p.stat().st_mtime_ns for p in (state_of(project, tmp_path / "home")).iterdir()}
     again = imp(project, env, "--dry-run", tmp_path / "projects")
     assert again["lines"] == 0 and again["proposals"] == 0       # it honours the scan marks
-    assert {p.name: p.stat().st_mtime_ns for p in (project / ".edgar").iterdir()} == state
+    assert {p.name: p.stat().st_mtime_ns for p in (state_of(project, tmp_path / "home")).iterdir()} == state
 
 
 # -- hostile input, bad paths -------------------------------------------------------------
@@ -340,7 +340,7 @@ def test_an_unreadable_file_is_reported_and_skipped(project, env, tmp_path):
 def test_user_mistakes_exit_2_with_one_line(project, env, args, words):
     out = edgar(project, env, *args, code=2)
     assert out.stderr.startswith(words) and out.stderr.count("\n") == 1
-    assert not (project / ".edgar").exists()
+    assert not (state_of(project, project.parent / "home")).exists()
 
 
 def test_the_default_path_is_this_projects_claude_code_folder(project, env, tmp_path):

@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("edgar.learning")
 
 from edgar.learning.history import History, is_whole  # noqa: E402
-from support.project import edgar_env, make_project, run_edgar, write_script  # noqa: E402
+from support.project import edgar_env, make_project, run_edgar, state_of, write_script  # noqa: E402
 
 pytestmark = pytest.mark.timing   # processes racing for one project
 
@@ -84,7 +84,7 @@ def test_four_processes_share_one_project(tmp_path):
         assert "database" not in err.lower() and "Traceback" not in err, err
 
     total = WORKERS * TURNS + CLI_RUNS
-    state = root / ".edgar"
+    state = state_of(root, env["EDGAR_HOME"])
     with sqlite3.connect(state / "experience.db") as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         rows = db.execute("SELECT asked, shape, session_id FROM runs").fetchall()

@@ -26,7 +26,7 @@ import pytest
 pytest.importorskip("edgar.learning")
 
 from edgar.learning.history import is_whole  # noqa: E402
-from support.project import edgar_env, make_project, run_edgar, write_script  # noqa: E402
+from support.project import edgar_env, make_project, run_edgar, state_of, write_script  # noqa: E402
 
 pytestmark = pytest.mark.timing   # kills edgar at random points mid-write
 
@@ -123,7 +123,7 @@ def test_kill_9_at_random_points(tmp_path):
     finished = [line.split("\t") for line in done_path.read_text().splitlines()
                 if line] if done_path.exists() else []
     assert all(code == "0" for _, code in finished), seed
-    state = root / ".edgar"
+    state = state_of(root, env["EDGAR_HOME"])
     before = check_state(state, {prompt for prompt, _ in finished})
 
     rng = random.Random(seed)

@@ -88,7 +88,7 @@ def test_stdio_server_tools_run_through_the_harness_with_the_same_events(project
     assert len([e for e in events if isinstance(e, ToolProposed)]) == len(finished) == 5
     failed = [e.error for e in finished if e.error]
     assert [(r.tool, r.kind, r.program) for r in failed] == [("mcp__t__fail", "mcp_error", "t")]
-    assert app.mcp.rows()[0][:4] == ("t", "stdio", "stopped", 7)
+    assert app.mcp.rows()[0][:4] == ("t", "stdio", "stopped", 9)
     assert "mcp__t__echo" not in app.session.tools   # tools end with the session
 
 
@@ -123,7 +123,7 @@ def test_a_server_that_dies_is_one_notice_its_tools_go_and_the_session_goes_on(p
     first, second = session_turns(app, "one", "two")
     assert first.outcome == second.outcome == "ok"
     said = [m for m in notices(events) if m.startswith('mcp: server "t"')]
-    assert said == ['mcp: server "t" exited (code 3): test server: giving up; its 7 tool(s) '
+    assert said == ['mcp: server "t" exited (code 3): test server: giving up; its 9 tool(s) '
                     "are gone for this session"]
     a, b, c, read = results(app)
     assert a.content == "a" and b.is_error and "exited (code 3)" in b.content
@@ -288,3 +288,18 @@ def test_permission_rules_allow_and_deny_one_servers_tools(project, tmp_path):
     assert fail.is_error and "failed on purpose" not in fail.content   # denied: never ran
     kinds = [e.error.kind for e in events if isinstance(e, ToolFinished) and e.error]
     assert kinds == ["denied"]
+
+
+def test_progress_notifications_are_the_calls_live_output(project):
+    from edgar.events import ToolOutput
+
+    app, events = app_for(project, [{"tool_calls": [call("mcp__t__steps", n=3)]},
+                                    {"text": "ok"}], servers={"t": stdio()})
+    shown: list[tuple[str, str]] = []
+    app.session.display_output = lambda call_id, text: shown.append((call_id, text))
+    session_turns(app, "go")
+    assert results(app)[0].content == "3 steps"
+    assert "".join(text for _, text in shown) == (
+        "progress 1/3: step 1\nprogress 2/3: step 2\nprogress 3/3: step 3\n")
+    [first, *_] = [e for e in events if isinstance(e, ToolOutput)]
+    assert first.tool == "mcp__t__steps" and first.lines >= 1

@@ -39,19 +39,39 @@ def test_mcp_json_that_is_not_json(project):
     assert said.startswith(f"{project / '.mcp.json'}:2:") and "not valid JSON" in said
 
 
-def test_unknown_keys_skip_that_server_only(project):
+def test_unknown_keys_are_warned_about_and_the_server_still_starts(project):
+    # Claude Code's own "timeout" (and any other key edgar does not read) cost nothing
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {
-        "odd": {"command": "x", "cwd": "/tmp", "transport": "stdio"},
+        "odd": {"command": sys.executable, "args": [GOOD], "timeout": 30000, "cwd": "/tmp"},
         "t": {"command": sys.executable, "args": [GOOD]}}}, indent=2))
     trust(project)
     app, events = go(project, [{"tool_calls": [call("read", path="a.txt"),
-                                               call("mcp__t__echo", text="still works")]},
+                                               call("mcp__t__echo", text="still works"),
+                                               call("mcp__odd__echo", text="odd works")]},
                                {"text": "ok"}])
     [said] = mcp_notices(events)
-    assert said.startswith(f"{project / '.mcp.json'}:3: mcp server 'odd': unknown key 'cwd', "
-                           "'transport'")
-    assert results(app)[1].content == "still works"
-    assert [r[0] for r in app.mcp.rows()] == ["t"]
+    assert said.startswith(f"{project / '.mcp.json'}:3: mcp server 'odd': edgar does not read "
+                           "'cwd', 'timeout': ignored")
+    assert [r.content for r in results(app)[1:]] == ["still works", "odd works"]
+    assert sorted(r[0] for r in app.mcp.rows()) == ["odd", "t"]
+
+
+def test_an_unknown_key_in_config_toml_is_a_warning_not_a_config_error(project):
+    (project / ".edgar").mkdir(exist_ok=True)
+    (project / ".edgar" / "config.toml").write_text(
+        f"[mcp.servers.t]\ncommand = {json.dumps(sys.executable)}\nargs = [{json.dumps(GOOD)}]\n"
+        "timeout = 30000\n")
+    trust(project)
+    from edgar.config import load
+
+    settings = load(project)   # no ConfigError for the whole file
+    app, events = go(project, [{"tool_calls": [call("read", path="a.txt"),
+                                               call("mcp__t__echo", text="from toml")]},
+                               {"text": "ok"}], mcp=settings.mcp)
+    [said] = mcp_notices(events)
+    assert said.startswith(f"{project / '.edgar' / 'config.toml'}:1: mcp server 't': edgar "
+                           "does not read 'timeout': ignored")
+    assert results(app)[1].content == "from toml"
 
 
 def test_an_unset_variable_without_default_names_the_variable(project, monkeypatch):

@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from support.project import state_of
+
 BROKEN_IN = (4, 13, 22)          # the sessions where `make build` runs (and fails)
 
 ANSWERS = [{"name": "shell", "input": {"command": "grep -n TODO a.txt"}},
@@ -83,6 +85,6 @@ def run(root: Path, sessions: int = 30) -> Run:
             app.close()
     from edgar.memory.store import MemoryStore
 
-    with MemoryStore(root / ".edgar" / "memory.db", redact=lambda s: s) as memory:
+    with MemoryStore(state_of(root) / "memory.db", redact=lambda s: s) as memory:
         facts = [f.text for f in memory.list(None) if f.provenance == "error-template"]
     return Run(sessions, kinds, facts)

@@ -1,7 +1,9 @@
 """A real MCP server built with the SDK's own server class (``MCPServer``), for tests.
 
 ``python mcp_server.py`` serves stdio; ``python mcp_server.py http PORT`` serves streamable
-HTTP on 127.0.0.1:PORT. ``--die-after N`` exits with code 3 after N tool calls (a server that
+HTTP on 127.0.0.1:PORT, ``sse PORT`` the older HTTP+SSE transport. ``--connect PORT`` first
+connects to 127.0.0.1:PORT and exits 1 saying ``ECONNREFUSED`` when it cannot (a server that
+downloads itself at start, as ``npx -y`` does, in a sandbox without network). ``--die-after N`` exits with code 3 after N tool calls (a server that
 dies mid-session). It prints what it received in ``env_report`` so tests can check the
 environment edgar gave it."""
 
@@ -12,10 +14,20 @@ import os
 import sys
 import time
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ImageContent, TextContent, ToolAnnotations
 
 server = MCPServer("edgar-test")
+if "--connect" in sys.argv:
+    import socket
+
+    port = int(sys.argv[sys.argv.index("--connect") + 1])
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    except OSError as exc:
+        print(f"npm ERR! connect ECONNREFUSED 127.0.0.1:{port} ({exc})", file=sys.stderr,
+              flush=True)
+        sys.exit(1)
 calls = 0
 die_after = int(sys.argv[sys.argv.index("--die-after") + 1]) if "--die-after" in sys.argv else 0
 
@@ -94,8 +106,33 @@ def big(chars: int) -> str:
     return "x" * chars
 
 
+@server.tool()
+async def steps(n: int, ctx: Context) -> str:
+    """Reports progress n times (total n), then answers."""
+    _count()
+    for i in range(1, n + 1):
+        await ctx.report_progress(i, n, f"step {i}")
+    return f"{n} steps"
+
+
+@server.tool()
+def write_file(path: str, text: str) -> str:
+    """Writes ``text`` to ``path`` (``$VARS`` expanded, missing parents made), a place its
+    sandbox may or may not let it write."""
+    _count()
+    try:
+        os.makedirs(os.path.dirname(os.path.expandvars(path)), exist_ok=True)
+        with open(os.path.expandvars(path), "w") as f:
+            f.write(text)
+    except OSError as exc:
+        return f"refused: {exc.strerror}"
+    return f"wrote {os.path.expandvars(path)}"
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "http":
         server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    elif len(sys.argv) > 2 and sys.argv[1] == "sse":
+        server.run("sse", host="127.0.0.1", port=int(sys.argv[2]))
     else:
         server.run()

@@ -24,6 +24,20 @@ def make_project(path: Path, files: dict[str, str] | None = None) -> Path:
     return path
 
 
+def state_of(project: Path, home: Path | str | None = None) -> Path:
+    """Where edgar keeps ``project``'s learned state (ADR-0075): in the user dir ``home``
+    (default: this process's ``EDGAR_HOME``), keyed by the project's real path. Computed
+    here as the ADR states it, not asked of edgar, so a change to the layout fails tests."""
+    import hashlib
+    import re
+
+    real = os.path.realpath(project)
+    slug = re.sub(r"[^A-Za-z0-9_]+", "-", real).strip("-")[-48:].lstrip("-") or "root"
+    digest = hashlib.sha256(os.fsencode(real)).hexdigest()[:12]
+    base = Path(home) if home is not None else Path(os.environ["EDGAR_HOME"])
+    return base / "projects" / f"{slug}-{digest}"
+
+
 def write_script(path: Path, lines: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return path

@@ -9,6 +9,7 @@ import pytest
 
 from edgar.cli import memory_cmd
 from edgar.memory.store import MemoryStore, digest
+from support.project import state_of
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def project(tmp_path, monkeypatch):
 
 
 def store(root) -> MemoryStore:
-    return MemoryStore(root / ".edgar" / "memory.db", redact=lambda s: s)
+    return MemoryStore(state_of(root) / "memory.db", redact=lambda s: s)
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -186,7 +187,7 @@ def test_review_on_a_real_terminal(project, tmp_path):
 
     from support.project import edgar_env
 
-    (project / ".edgar").mkdir()
+    state_of(project).mkdir(parents=True)
     with store(project) as memory:
         first = memory.add("Runs here often touch src/a.py (3 of 4 runs).", "distilled")
         second = memory.add("Many runs here need no tools at all (3 of 4 runs).", "imported")

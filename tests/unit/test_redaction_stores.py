@@ -16,6 +16,7 @@ from edgar.core.project import ensure_state_dir
 from edgar.core.sessionlog import SessionLog
 from edgar.memory.store import MemoryStore
 from edgar.redact import Redactor
+from support.project import state_of
 
 pytest.importorskip("edgar.learning")
 
@@ -133,8 +134,9 @@ def test_every_file_of_a_session_is_private(tmp_path: Path) -> None:
 
 
 def test_existing_files_are_tightened_on_open(tmp_path: Path) -> None:
-    state = tmp_path / ".edgar"
-    state.mkdir(mode=0o755)
+    state = state_of(tmp_path)
+    state.mkdir(mode=0o755, parents=True)
+    os.chmod(state, 0o755)
     for name in ("memory.db", "history.md", "input_history"):
         (state / name).touch(mode=0o644)
         os.chmod(state / name, 0o644)
