@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from secret_literals import anchored, every_required, reach, required
+from secret_literals import anchored, every_required, follow, required, trigger
 
 from edgar.redact.upstream import REPLACED
 
@@ -103,11 +103,40 @@ def unverbose(pattern: str) -> str:
     return "".join(out)
 
 
-def reach_of(py: str) -> dict[str, int | None]:
-    """How far before and after a keyword hit a match can reach (`secret_literals.reach`);
-    None when further than edgar's window (which then bounds it)."""
-    before, after = reach(py, FLAGS)
-    return {"before": before if before < WINDOW else None, "after": after if after < WINDOW else None}
+REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "redact_labelled.jsonl"
+
+
+def reference_frequency(path: Path = REFERENCE):
+    """How often words occur in typical text: the clean rows of the labelled set (code, docs,
+    logs and configs of real repositories), lower-cased, as `secret_literals.trigger` asks."""
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    text = "\n".join(r["text"] for r in rows if r["secret"] is None).lower()
+    return lambda words: sum(text.count(w) for w in words)
+
+
+def derive(py: str, frequency) -> dict[str, Any]:
+    """What edgar's prefilter needs of a translated pattern, all derived from it: the keywords
+    looked for (`required`'s set when every match starts with one, else the rarest set of
+    literals every match holds), how far before and after a keyword hit a match can reach (None when
+    further than edgar's window, which then bounds it), whether every match starts with one
+    (`anchored`), the characters that may follow it then (`follow`), and the other literal sets
+    a window must hold (`also`)."""
+    lead = anchored(py, FLAGS)  # one attempt at each hit beats any rarer keyword
+    keywords, before, after = trigger(py, (lambda words: 0) if lead else frequency, FLAGS)
+    sets = [required(py, FLAGS), *every_required(py, FLAGS)]
+    also = [a for k, a in enumerate(sets) if a and a != keywords and a not in sets[:k]]
+    return {"keywords": keywords, "before": before if before < WINDOW else None,
+            "after": after if after < WINDOW else None, "anchored": lead,
+            "follow": follow(py, keywords, FLAGS) if lead else None, "also": also}
+
+
+def rekey(table: dict[str, Any], frequency) -> dict[str, Any]:
+    """The table with every rule's derived fields derived again (`derive`) from its pattern:
+    what a refresh would write, without the upstream tree (`--rekey`)."""
+    rules = [{**{k: v for k, v in r.items() if k not in ("keywords", "before", "after", "anchored",
+                                                          "follow", "also")},
+              **derive(r["regex"], frequency)} for r in table["rules"]]
+    return {**table, "rules": rules}
 
 
 _GROUP_OPEN = re.compile(r"(?<!\\)\((?!\?)|\(\?P?<(?![=!])")
@@ -261,15 +290,15 @@ def build(root: Path, commit: str, gitleaks: dict[str, Any], translate) -> dict[
             continue
         candidates.append((rid, r, py, keywords, examples))
     seconds = timings([(rid, py, _hostile(kw, ex)) for rid, _, py, kw, ex in candidates])
-    for rid, r, py, keywords, _ in candidates:
+    frequency = reference_frequency()
+    for rid, r, py, _, _ in candidates:
         if seconds[rid] > SLOW_S:
             refused.append({"np_id": rid, "reason": f"backtracks: {seconds[rid]:.2f} s over hostile"
                                                     f" {WINDOW}-character windows (limit {SLOW_S} s)"})
             continue
-        taken.append({"id": slug(r["name"]), "np_id": rid, "regex": py, "keywords": keywords,
-                      **reach_of(py), "anchored": anchored(py, FLAGS),
+        taken.append({"id": slug(r["name"]), "np_id": rid, "regex": py,
                       "group": secret_group(r["pattern"]) if secret_group(r["pattern"]) <= re.compile(py, FLAGS).groups else 0,
-                      "also": [a for a in every_required(py, FLAGS) if a != keywords]})
+                      **derive(py, frequency)})
     return {
         "source": "https://github.com/praetorian-inc/noseyparker crates/noseyparker/data/default/builtin"
                   " (Apache License 2.0)",
@@ -296,3 +325,22 @@ def dump(table: dict[str, Any]) -> str:
             rows[-1] = rows[-1].rstrip(",")
         lines += rows
     return "\n".join(lines) + "\n]}\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`--rekey`: derive the prefilter fields of the committed table again, in place."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--rekey", action="store_true", required=True)
+    parser.add_argument("--table", type=Path, default=Path(__file__).resolve().parent.parent / "edgar" / "redact"
+                        / "noseyparker_rules.json")
+    args = parser.parse_args(argv)
+    table = json.loads(args.table.read_text("utf-8"))
+    args.table.write_text(dump(rekey(table, reference_frequency())), encoding="utf-8")
+    print(f"rekeyed {len(table['rules'])} rules in {args.table}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

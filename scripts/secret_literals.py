@@ -184,3 +184,152 @@ def anchored(pattern: str, flags: int = re.ASCII) -> bool:
     start at a keyword hit, and one anchored attempt there finds it."""
     lead = _lead(sp.parse(pattern, flags).data)
     return lead != {""} and sorted({x.lower() for x in lead}) == required(pattern, flags)
+
+
+def _sets_with_items(items: Items) -> list[tuple[list[str], int, int]]:
+    """`every_required`'s sets, each with the first and last top-level item it lies in."""
+    out: list[tuple[list[str], int, int]] = []
+    run: list[int] = []
+
+    def add(s: set[str] | None, lo: int, hi: int) -> None:
+        if s and s != {""}:
+            words = sorted({x.lower() for x in s})
+            if all(words != w for w, _, _ in out):
+                out.append((words, lo, hi))
+
+    def flush() -> None:
+        if run:
+            add(_required([items[k] for k in run]), run[0], run[-1])
+            run.clear()
+
+    for k, (op, av) in enumerate(items):
+        if _exact(op, av) is not None:
+            run.append(k)
+            continue
+        flush()
+        add(_required([(op, av)]), k, k)
+    flush()
+    return out
+
+
+def _width(items: Items) -> int:
+    return sp.SubPattern(sp.State(), items).getwidth()[1] if items else 0
+
+
+def trigger(pattern: str, frequency, flags: int = re.ASCII) -> tuple[list[str], int, int]:
+    """The literal set a prefilter should look for, and how far a match reaches before and after
+    the start of one of its words (`reach`'s meaning): `required`'s set (the one `anchored`
+    speaks of), unless another set every match holds is rarer — `frequency(words)` is how often
+    the words occur in typical text (a facebook rule's `facebook|fb` rather than its `key`,
+    `api`, `secret`). Sets with a one-character word are never chosen: they hit everywhere."""
+    items = sp.parse(pattern, flags).data
+    want = required(pattern, flags)
+    assert want is not None
+    before, after = reach(pattern, flags)
+    best = (frequency(want), want, before, after)
+    for words, lo, hi in _sets_with_items(items):
+        if words == want or min(map(len, words)) < 2:
+            continue
+        f = frequency(words)
+        if f < best[0]:
+            best = (f, words, _width(items[: hi + 1]), _width(items[lo:]))
+    return best[1], best[2], best[3]
+
+
+_ALL = frozenset(range(256))
+_NON_ASCII = frozenset(range(128, 256))
+
+
+def _cased(chars: set[int]) -> set[int]:
+    out = set(chars)
+    for c in chars:
+        if 65 <= c <= 90 or 97 <= c <= 122:
+            out.add(c ^ 32)
+    return out
+
+
+def _category(cat) -> frozenset[int]:
+    if cat is C.CATEGORY_DIGIT:
+        return frozenset(range(48, 58))
+    if cat is C.CATEGORY_SPACE:
+        return frozenset(b" \t\n\r\f\v")
+    if cat is C.CATEGORY_WORD:
+        return frozenset(b"0123456789_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    return _ALL  # a negated category (\D, \S, \W) holds nearly everything
+
+
+def _first_item(op, av) -> tuple[frozenset[int] | set[int], bool]:
+    """(the first characters one item can match — all of them when unsure —, whether it can
+    match nothing). Characters above 127 stand for every non-ASCII one."""
+    if op is C.LITERAL:
+        return ({av} if av < 128 else _NON_ASCII), False
+    if op is C.IN:
+        chars: set[int] = set()
+        for o, a in av:
+            if o is C.NEGATE:
+                return _ALL, False
+            if o is C.LITERAL:
+                chars.add(a if a < 128 else 128)
+            elif o is C.RANGE:
+                chars.update(range(a[0], min(a[1], 128) + 1))
+                if a[1] >= 128:
+                    chars.update(_NON_ASCII)
+            elif o is C.CATEGORY:
+                chars.update(_category(a))
+            else:
+                return _ALL, False
+        return chars, False
+    if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+        return set(), True  # zero-width: what follows decides (a lookahead only narrows it)
+    if op is C.SUBPATTERN:
+        return _first_seq(av[3].data)
+    if op is C.ATOMIC_GROUP:
+        return _first_seq(av.data)
+    if op is C.BRANCH:
+        chars, empty = set(), False
+        for b in av[1]:
+            f, e = _first_seq(b.data)
+            chars |= f
+            empty = empty or e
+        return chars, empty
+    if op in _REPEATS:
+        f, e = _first_seq(av[2].data)
+        return f, e or av[0] == 0
+    return _ALL, False  # ANY, NOT_LITERAL, a group reference, anything else: no promise
+
+
+def _first_seq(items: Items) -> tuple[set[int], bool]:
+    chars: set[int] = set()
+    for op, av in items:
+        f, empty = _first_item(op, av)
+        chars |= f
+        if not empty:
+            return chars, False
+    return chars, True
+
+
+def follow(pattern: str, keywords: list[str], flags: int = re.ASCII) -> str | None:
+    """For an `anchored` pattern: every character that can come right after the keyword a match
+    starts with, in either case (the text is searched lower-cased), `?` standing for every
+    non-ASCII one — or None when no such promise can be made (the pattern's lead is not a plain
+    alternation of its keywords, or a match may end right after one). A keyword hit followed by
+    another character cannot start a match: `key+'12'` is no Vault token's `key: s.…`."""
+    items = sp.parse(pattern, flags).data
+    cur = {""}
+    k = 0
+    while k < len(items) and sorted({x.lower() for x in cur}) != keywords:
+        s = _exact(*items[k])
+        if s is None:
+            return None
+        cur = {a + b for a in cur for b in s}
+        if len(cur) > _MAX:
+            return None
+        k += 1
+    if sorted({x.lower() for x in cur}) != keywords:
+        return None
+    chars, empty = _first_seq(items[k:])
+    if empty or len(chars) >= 200:
+        return None
+    if chars & _NON_ASCII:
+        chars = (chars - _NON_ASCII) | {ord("?")}
+    return "".join(map(chr, sorted(_cased(chars))))

@@ -212,9 +212,23 @@ def _judge_name(text: str, p: int, ne: int, seen: set[int], spans: list[Span]) -
         ns -= 1
     if ns and text[ns - 1] == "\\" and text[ns] in "nrt":  # "\napi_key=…" in a JSON string
         ns += 1
+    if ns in seen:
+        return
     name = text[ns:ne]
+    # What follows the name first: most names a keyword starts (`"token123",` in minified
+    # JSON) are no assignment, and that costs less to see than the name's words. A name
+    # always ends where its keyword's match ends, so a later match of the same name (the
+    # `key` of `secret_key`) would be turned away the same way.
+    a = _ASSIGN.match(text, ne)
+    if a is None:
+        if not name.startswith("-"):
+            return
+    elif a.group("kv") and not _KV_NAME.search(text, max(0, ns - 12), ns):
+        return  # "value" after a name that is not the key of a name/value pair
+    elif a.group("comma") and not (a.group("q") and text[ns - 2 : ns] in ('("', "('")):
+        return  # only a call's ("API_KEY", "…"): a list of names is not an assignment
     cls = classify(name)
-    if cls is None or ns in seen:
+    if cls is None:
         return
     seen.add(ns)
     if text.startswith(MARK_HEAD, ns - len(MARK_HEAD)):
@@ -223,20 +237,13 @@ def _judge_name(text: str, p: int, ne: int, seen: set[int], spans: list[Span]) -
     env = _ENV_LINE.match(text, ns)
     if env and env.end() == ne and _ENV_START.search(text, max(0, ns - 7), ns):
         strength = "always"  # an env dump's NAME=value line: the whole value is the secret
-    a = _ASSIGN.match(text, ne)
     if a is None:
-        if not name.startswith("-"):
-            return
         a = _FLAG_SEP.match(text, ne)  # --password hunter2
     elif a.group("xml"):  # <password>…</password>
         x = _XML_VALUE.match(text, a.end()) if ns and text[ns - 1] == "<" else None
         if x and not _stand_in(x.group("v")):
             spans.append((x.start("v"), x.end("v"), family, PRIO_NAME))
         return
-    elif a.group("kv") and not _KV_NAME.search(text, max(0, ns - 12), ns):
-        return  # "value" after a name that is not the key of a name/value pair
-    elif a.group("comma") and not (a.group("q") and text[ns - 2 : ns] in ('("', "('")):
-        return  # only a call's ("API_KEY", "…"): a list of names is not an assignment
     op = a.groupdict().get("op")
     start = a.end()
     if op == ":" and (block := _BLOCK_SCALAR.match(text, start)):

@@ -8,9 +8,10 @@ Guarantee: `classify(name)` splits a name into words (`apiKey` -> api, key) and 
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from functools import cache, lru_cache
 
-from edgar.redact.text import lazy
+from edgar.redact.text import lazy, trie
 
 _CAMEL = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
@@ -141,8 +142,7 @@ def classify(name: str) -> tuple[str, str] | None:
         return None
     if before and (before[-1] in NOT_SECRET_BEFORE or before[0] in NOT_SECRET_FIRST):
         return None
-    lowered = bare.lower()
-    service = next((s for s in SERVICES if s in parts or (len(s) > 4 and s in lowered)), None)
+    service = _service(parts, bare.lower())
     service = service or next((SERVICE_ALIASES[p] for p in before if p in SERVICE_ALIASES), None)
     if kind == "key":
         modifier = before[-1] if before and before[-1] in KEY_MODIFIERS else None
@@ -159,6 +159,28 @@ def classify(name: str) -> tuple[str, str] | None:
     else:
         strength, family = "strong", kind
     return strength, service_family(service, family) if service else family
+
+
+@cache
+def _service_scan() -> tuple[dict[str, int], re.Pattern[str], dict[str, tuple[str, ...]]]:
+    rank = {s: i for i, s in reversed(list(enumerate(SERVICES)))}
+    long = [s for s in SERVICES if len(s) > 4]
+    longer = {w: tuple(v for v in long if v != w and v.startswith(w)) for w in long}
+    return rank, re.compile("(?=(" + trie(long) + "))"), longer
+
+
+def _service(parts: list[str], lowered: str) -> str | None:
+    """The first of SERVICES that is one of the name's words or, if longer than 4 characters,
+    inside it: one scan of the name instead of a test per service (the hot path of a 2 MB text
+    with thousands of distinct `token123` names)."""
+    rank, rx, longer = _service_scan()
+    found = [rank[p] for p in parts if p in rank]
+    for m in rx.finditer(lowered):
+        word = m.group(1)
+        found.append(rank[word])
+        # the trie reports the shortest service at a position: `square` inside `squarespace`
+        found += [rank[v] for v in longer[word] if lowered.startswith(v, m.start())]
+    return SERVICES[min(found)] if found else None
 
 
 def service_family(service: str, family: str) -> str:

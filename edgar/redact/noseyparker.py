@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -38,7 +39,7 @@ BEFORE, AFTER = 256, 1024  # the window a keyword hit opens (the script's WINDOW
 class Rule:
     """One translated rule, compiled on first use."""
 
-    __slots__ = ("_group", "_rx", "after", "also", "anchored", "before", "groups", "id", "pattern", "prio")
+    __slots__ = ("_group", "_rx", "after", "also", "anchored", "before", "follow", "groups", "id", "pattern", "prio")
 
     def __init__(self, raw: dict) -> None:
         self.id: str = raw["id"]
@@ -56,6 +57,9 @@ class Rule:
             tuple(w.encode() for w in words) for words in raw.get("also", ()))
         # Every match starts with a keyword: one anchored attempt at each hit finds them all.
         self.anchored: bool = bool(raw.get("anchored"))
+        # ...and is followed by one of these (lower-cased; `?` for any non-ASCII character):
+        # a hit followed by another cannot start a match, and costs no attempt.
+        self.follow: bytes = _table(raw.get("follow"))
         self._group: int = int(raw.get("group") or 0)
         self.groups: tuple[int, ...] = ()  # the secret group first, then the others from the last
         self._rx: re.Pattern[str] | None = None
@@ -77,6 +81,30 @@ class Rule:
         s, e = m.span(g)
         if e > s and not placeholder(text[s:e]) and "[REDACTED:" not in text[s:e]:  # not a marker
             spans.append((s, e, self.id, self.prio))
+
+
+_ANY = b"\x01" * 257  # no promise on the next character: every one may follow
+
+
+def _table(follow: str | None) -> bytes:
+    """Byte c (and 256, the end of the text) → 1 when it may follow the keyword."""
+    if follow is None:
+        return _ANY
+    ok = bytearray(257)
+    for c in follow.encode():
+        ok[c] = 1
+    ok[256] = 1
+    return bytes(ok)
+
+
+class Plan(NamedTuple):
+    """What one keyword's hit runs: its length, which next characters admit any of its anchored
+    rules, those rules (each with its bound `match`), and its windowed rules."""
+
+    size: int
+    admits: bytes
+    anchored: tuple[tuple[Rule, Callable[[str, int, int], re.Match[str] | None]], ...]
+    windowed: tuple[Rule, ...]
 
 
 class Table(NamedTuple):
@@ -134,18 +162,42 @@ def scanner() -> TrieScanner | AhoCorasickScanner:
     return AhoCorasickScanner(words, BytesAhoCorasick)
 
 
+def _plan(k: int) -> Plan:
+    """Keyword k's plan, made (and its rules compiled) the first time it hits."""
+    plan = _PLANS[k]
+    if plan is None:
+        t = load()
+        rules = t.by_keyword[k]
+        anchored = tuple((r, r.rx.match) for r in rules if r.anchored)
+        admits = bytes(max(col) for col in zip(*(r.follow for r, _ in anchored))) if anchored else bytes(257)
+        plan = _PLANS[k] = Plan(len(t.keywords[k]), admits, anchored, tuple(r for r in rules if not r.anchored))
+    return plan
+
+
+_PLANS: list[Plan | None] = []
+
+
 def find(text: str, low: bytes, spans: list[Span]) -> None:
     """Append the spans of every rule's secrets in `text` (`low`: its lower-cased ASCII view)."""
-    by_keyword = load().by_keyword
+    hits = scanner().hits(low)
+    if not hits:
+        return
+    if not _PLANS:
+        _PLANS.extend([None] * len(load().keywords))
     n = len(text)
     windows: dict[Rule, list[list[int]]] = {}
-    for k, at in scanner().hits(low):
-        for rule in by_keyword[k]:
-            if rule.anchored:  # one attempt in C costs less than any check before it
-                m = rule.rx.match(text, at, at + rule.after)
-                if m:
-                    rule.take(text, m, spans)
-                continue
+    for k, at in hits:
+        size, admits, anchored, windowed = _PLANS[k] or _plan(k)
+        if anchored:
+            nxt = at + size
+            c = low[nxt] if nxt < n else 256
+            if admits[c]:
+                for rule, match in anchored:
+                    if rule.follow[c]:  # one attempt in C costs less than any check before it
+                        m = match(text, at, at + rule.after)
+                        if m:
+                            rule.take(text, m, spans)
+        for rule in windowed:
             lo, hi = max(0, at - rule.before), min(n, at + rule.after)
             ws = windows.setdefault(rule, [])
             if ws and lo <= ws[-1][1]:  # hits come in order, give or take a keyword's length
