@@ -91,7 +91,10 @@ def tokenize(text: str) -> list[str]:
     for word in _WORD.findall(text.lower()):
         if len(word) < 2 or word.isdigit() or word in STOP:
             continue
-        out.append(stem(word))
+        root = stem(word)
+        if root in STOP:  # "thinking" stems to "think", itself a stop word
+            continue
+        out.append(root)
     return out
 
 
