@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from typing import Callable, TypeVar, cast
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 from edgar.events import Event
 

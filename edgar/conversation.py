@@ -122,7 +122,7 @@ class Message:
         return Message(role=data["role"], content=blocks)
 
 
-Attachment = tuple[str, Union[str, ImageBlock]]
+Attachment = tuple[str, str | ImageBlock]
 """(source, body) of something the person attached without typing it: ``@path``, ``stdin``,
 ``/command``; the body is text, or an image."""
 

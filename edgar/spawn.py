@@ -23,8 +23,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from edgar.sandbox.core import Sandbox
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 class Confinement(Protocol):
     """Where the sandbox comes from: ``SessionSandbox`` (built at first use)."""
 
-    def get(self) -> "Sandbox": ...
+    def get(self) -> Sandbox: ...
 
 def child_env(extra: Mapping[str, str] | None = None,
               environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -76,12 +77,12 @@ async def kill_tree(proc: asyncio.subprocess.Process, grace: float = 2.0) -> Non
         try:
             await asyncio.wait_for(asyncio.shield(proc.wait()), grace)
             break
-        except asyncio.TimeoutError:
+        except TimeoutError:
             continue
     if proc.returncode is None:
         try:
             await asyncio.wait_for(proc.wait(), grace)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
 

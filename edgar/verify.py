@@ -28,8 +28,8 @@ from edgar.tools.base import ToolContext, ToolFailure
 from edgar.tools.shell import run_command, sandbox_for
 
 if TYPE_CHECKING:
-    from edgar.core.views import StopView
     from edgar.core.turn import Turn
+    from edgar.core.views import StopView
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 

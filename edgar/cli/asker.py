@@ -7,7 +7,8 @@ Guarantees: at most one question is open; an answer resolves it once and is echo
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from edgar.tools.permissions import Answer

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO
 
 from edgar.conversation import Attachment, ImageBlock
 

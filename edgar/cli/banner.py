@@ -5,7 +5,8 @@ between parts, so a narrow terminal never wraps one mid-word."""
 from __future__ import annotations
 
 import shutil
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from edgar.core.session import Session

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import IO, Any, Iterable
+from collections.abc import Iterable
+from typing import IO, Any
 
 from edgar.conversation import Message, ToolResultBlock, Usage
 from edgar.events import Event, ModelResponded, ToolFinished

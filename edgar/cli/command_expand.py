@@ -27,9 +27,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from edgar.cli.attach import as_event, at_paths
+from edgar.cli.custom_commands import (
+    OWN,
+    CustomCommand,
+    allowed_rules,
+    discover,
+    pieces,
+    split_line,
+)
 from edgar.conversation import Attachment
-from edgar.cli.custom_commands import (OWN, CustomCommand, allowed_rules, discover, pieces,
-                                       split_line)
 
 if TYPE_CHECKING:
     from edgar.bus import Bus

@@ -153,9 +153,9 @@ def _check_key(provider: str, ps: Any) -> int:
 
 
 def _ping(settings: Any, provider: str) -> int:
+    from edgar.conversation import Message, TextBlock
     from edgar.providers import make_provider
     from edgar.providers.base import Finished, ModelRequest, ProviderError
-    from edgar.conversation import Message, TextBlock
 
     quick = settings.provider(provider).model_copy(update={"max_retries": 0})
     settings = settings.model_copy(update={"providers": {**settings.providers, provider: quick}})

@@ -7,8 +7,8 @@ file is created private (0600); a line identical to the previous one is not stor
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from prompt_toolkit.history import FileHistory
 

@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import os
 import sys
-
 from typing import TYPE_CHECKING
 
 from edgar.events import Event, Notice
@@ -46,10 +45,10 @@ def format_rows(rows: list[Row], names: bool = True) -> list[str]:
 
 
 async def _list(root, settings) -> int:
-    from edgar.paths import user_dir
+    from edgar.config.trust import trusted as project_trusted
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
-    from edgar.config.trust import trusted as project_trusted
+    from edgar.paths import user_dir
 
     problems: list[str] = []
     specs = load_servers(root, user_dir(), settings.mcp.servers, os.environ, problems)

@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from edgar.memory.store import Fact, MemoryStore, ReviewError, digest
 from edgar.memory.subjects import superseded
@@ -49,9 +49,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _store_exists() -> bool:
-    from edgar.core.project import find_root, state_dir
-
     import os
+
+    from edgar.core.project import find_root, state_dir
 
     # a directory or other non-file there is opened, and said as broken, not as "no facts"
     return os.path.lexists(state_dir(find_root()) / "memory.db")

@@ -30,11 +30,22 @@ import asyncio
 import json
 import signal
 import sys
-from typing import IO, TYPE_CHECKING, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import IO, TYPE_CHECKING
 
 from edgar.events import (
-    Attached, ErrorRecord, Event, FactLearned, FactProposed, ModelResponded, Notice, PromptTyped,
-    TextDelta, ToolFinished, ToolProposed, to_dict,
+    Attached,
+    ErrorRecord,
+    Event,
+    FactLearned,
+    FactProposed,
+    ModelResponded,
+    Notice,
+    PromptTyped,
+    TextDelta,
+    ToolFinished,
+    ToolProposed,
+    to_dict,
 )
 
 if TYPE_CHECKING:

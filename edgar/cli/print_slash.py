@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import IO, Any, Awaitable
+from collections.abc import Awaitable
+from typing import IO, Any
 
 from edgar.cli import slash
 

@@ -13,8 +13,9 @@ Guarantees:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from edgar.cli.render import question
 from edgar.memory.store import Fact, ReviewError, digest

@@ -51,7 +51,7 @@ def redraw_now(app: Application[Any]) -> None:
 
 def broken_assumptions() -> list[str]:
     """What this adapter assumes of the installed prompt_toolkit and no longer holds."""
-    import inspect   # only the version test asks; a session never does
+    import inspect  # only the version test asks; a session never does
 
     from prompt_toolkit.application import Application
 

@@ -16,14 +16,28 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any, Mapping, Protocol
+from typing import IO, Any, Protocol
 
 from edgar.cli.mdstream import BlockSplitter
 from edgar.cli.tool_view import OutputTail, edit_preview
 from edgar.events import (
-    Compacted, Event, FactLearned, FactProposed, ModelResponded, Notice, QueueDelivered,
-    SkillsActivated, TextDelta, ThinkingDelta, ToolFinished, ToolProposed, TurnFinished, TurnStarted, VerifyFinished,
+    Compacted,
+    Event,
+    FactLearned,
+    FactProposed,
+    ModelResponded,
+    Notice,
+    QueueDelivered,
+    SkillsActivated,
+    TextDelta,
+    ThinkingDelta,
+    ToolFinished,
+    ToolProposed,
+    TurnFinished,
+    TurnStarted,
+    VerifyFinished,
 )
 
 

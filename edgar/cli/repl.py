@@ -34,16 +34,17 @@ import os
 import signal
 import sys
 import traceback
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import TYPE_CHECKING, IO, Any, Awaitable
+from typing import IO, TYPE_CHECKING, Any
 
 from edgar.cli import slash
 from edgar.cli.asker import Asker, Screen
-from edgar.cli.proposal import Proposals
 from edgar.cli.attach import AT_PATH, AttachRefused, as_event, typed
 from edgar.cli.attach import attached as attachments
 from edgar.cli.banner import greet
 from edgar.cli.oneshot import UsageError
+from edgar.cli.proposal import Proposals
 from edgar.core.queue import PromptQueue
 from edgar.events import Attached, PromptTyped, QueueDelivered
 

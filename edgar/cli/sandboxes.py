@@ -17,8 +17,9 @@ Guarantees:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Literal
+from typing import TYPE_CHECKING, Literal
 
 from edgar.sandbox.session import SessionSandbox
 

@@ -19,14 +19,15 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Awaitable, Callable, Literal, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from edgar.bus import Bus
+from edgar.cli.sandboxes import Sandboxes
 from edgar.config import Settings
-from edgar.paths import cache_dir, user_dir
 from edgar.conversation import Message
 from edgar.core.autocommit import Committer, GitOutcome, GitRun
 from edgar.core.checkpoints import Checkpoints
@@ -36,16 +37,16 @@ from edgar.core.project import Project
 from edgar.core.reminders import PromptState
 from edgar.core.session import MessageSink, Planner, Session, new_id
 from edgar.core.sessionlog import SessionLog, sessions_dir
-from edgar.cli.sandboxes import Sandboxes
 from edgar.core.turn import AfterStop, SkillSource
 from edgar.events import Event, ModelResponded, Notice, ToolFinished, TurnFinished, TurnStarted
-from edgar.redact import Redactor, looks_secret_name
 from edgar.memory.store import MemoryStore
+from edgar.paths import cache_dir, user_dir
 from edgar.providers import make_provider, start_notes
+from edgar.redact import Redactor, looks_secret_name
 from edgar.sandbox.session import SessionSandbox
 from edgar.spawn import Confinement
-from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.base import Tool
+from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
 if TYPE_CHECKING:
@@ -381,9 +382,9 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
 
     if not any_configured(root, settings.mcp.servers):
         return None
+    from edgar.config.trust import trusted as project_trusted
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
-    from edgar.config.trust import trusted as project_trusted
 
     specs = load_servers(root, user_dir(), settings.mcp.servers, os.environ, problems)
     if not specs:
@@ -405,9 +406,9 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
     when no hook is configured."""
     if not settings.hooks:
         return None
+    from edgar.config.trust import trusted as project_trusted
     from edgar.hooks.config import load_hooks
     from edgar.hooks.runner import Hooks
-    from edgar.config.trust import trusted as project_trusted
 
     specs = load_hooks(root, user_dir(), settings.hooks, problems)
     if not specs:

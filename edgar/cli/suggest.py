@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
-from typing import Iterable, NoReturn
+from collections.abc import Iterable
+from typing import NoReturn
 
 CUTOFF = 0.75
 _WORD = re.compile(r"^[a-z][a-z-]{1,20}$")

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 KEEP = 64_000
 TAIL_LINES = 5

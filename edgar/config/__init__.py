@@ -27,8 +27,9 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -67,7 +68,7 @@ class ProviderSettings(_Section):
     thinking: Literal["adaptive", "enabled", "off"] | None = None
 
     @model_validator(mode="after")
-    def _thinking_limits(self) -> "ProviderSettings":
+    def _thinking_limits(self) -> ProviderSettings:
         # The API's documented limits (anthropic ThinkingConfigEnabledParam): budget_tokens
         # >= 1024 and < max_tokens; sampling parameters are refused with thinking on.
         budget = self.thinking_budget

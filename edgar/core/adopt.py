@@ -27,9 +27,9 @@ import fnmatch
 import os
 import shutil
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 LEGACY = ("memory.db", "experience.db", "imports.db", "*.db", "*.db-wal", "*.db-shm",
           "history.md", "history.*.md", "sessions", "input_history", "import", "checkpoints",

@@ -39,9 +39,10 @@ import os
 import shutil
 import stat
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from edgar.tools import beneath
 from edgar.tools.base import protected_reason

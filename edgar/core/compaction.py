@@ -24,18 +24,18 @@ Guarantees (ADR-0020):
 from __future__ import annotations
 
 import json
+
 from edgar.config import Settings
 from edgar.conversation import ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock
 from edgar.core.context import system_prompt
 from edgar.core.model_call import model_call
 from edgar.core.tokens import Ledger, request_chars
+from edgar.core.turn import Turn
+from edgar.core.views import StepView
 from edgar.events import Compacted, ModelResponded, Notice, Where
 from edgar.providers import prices
 from edgar.providers.base import ModelRequest, ProviderError
 from edgar.tools.base import clip
-
-from edgar.core.turn import Turn
-from edgar.core.views import StepView
 
 DEFAULT_WINDOW = 128_000      # for a model the price table does not know (context.window overrides)
 SUMMARY_MAX_TOKENS = 4096

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import datetime
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from edgar.core.instructions import project_instructions
 

@@ -16,11 +16,18 @@ from __future__ import annotations
 import asyncio
 import errno
 import time
-from typing import Callable
-
+from collections.abc import Callable
 
 from edgar.conversation import ToolResultBlock
-from edgar.events import ErrorKind, ErrorRecord, Event, ToolFinished, ToolOutput, ToolProposed, Where
+from edgar.events import (
+    ErrorKind,
+    ErrorRecord,
+    Event,
+    ToolFinished,
+    ToolOutput,
+    ToolProposed,
+    Where,
+)
 from edgar.providers.base import ToolCall
 from edgar.tools.base import Tool, ToolContext, ToolFailure, ToolOutcome, resolve
 

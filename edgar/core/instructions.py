@@ -26,8 +26,9 @@ Guarantees:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "EDGAR.md")
 ABOVE_ROOT = ("CLAUDE.md", "CLAUDE.local.md")   # what Claude Code reads walking up
@@ -89,7 +90,8 @@ def _walk(root: Path, cwd: Path | None, user: Path | None,
           home: Path | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """(label, text) of every start-up instruction file in order, and the notes on imports."""
     from edgar.core.md_imports import Importer
-    from edgar.paths import claude_dir, home as find_home
+    from edgar.paths import claude_dir
+    from edgar.paths import home as find_home
 
     home = home or find_home()
     importer = Importer(root=root.resolve(), home=home, read=_read)
@@ -157,7 +159,7 @@ class NestedInstructions:
         self._texts: set[str] = set()
         self._imported_seen: set[str] = set()
 
-    def fresh(self) -> "NestedInstructions":
+    def fresh(self) -> NestedInstructions:
         """A tracker for a new conversation (a subagent's): the same start chain is covered
         (it is in the shared system prompt), nothing else delivered yet."""
         other = NestedInstructions(self.root)

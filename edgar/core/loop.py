@@ -31,10 +31,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from edgar.conversation import (
-    Attachment, Block, ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage,
+    Attachment,
+    Block,
+    ImageBlock,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    Usage,
 )
 from edgar.core import reminders, stops
 from edgar.core.harness import run_tool
@@ -42,8 +50,15 @@ from edgar.core.model_call import model_call
 from edgar.core.reply import Reply
 from edgar.core.session import Session, new_id
 from edgar.core.turn import Turn, TurnResult
-from edgar.events import ErrorRecord, Notice, QueueDelivered, SkillsActivated, TurnFinished, TurnStarted
-from edgar.events import Where
+from edgar.events import (
+    ErrorRecord,
+    Notice,
+    QueueDelivered,
+    SkillsActivated,
+    TurnFinished,
+    TurnStarted,
+    Where,
+)
 from edgar.providers import server_tools
 from edgar.providers.base import Finished, ModelRequest, ProviderError, ToolCall
 from edgar.tools.base import ToolContext, clip

@@ -28,9 +28,13 @@ from edgar.core.views import CallView
 from edgar.events import ModelResponded, Notice, TextDelta, ThinkingDelta, Where
 from edgar.providers import prices
 from edgar.providers.base import (
-    Finished, ModelRequest, ProviderError, TextChunk, ThinkingChunk, ToolCall,
+    Finished,
+    ModelRequest,
+    ProviderError,
+    TextChunk,
+    ThinkingChunk,
+    ToolCall,
 )
-
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ Guarantees (ADR-0042):
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 
 from edgar.core.context import NOTICED, FactLike, system_prompt
 from edgar.core.views import Marks
@@ -36,7 +36,7 @@ class PromptState:
         return {"text": self.text, "facts": sorted(self.facts), "day": self.day}
 
     @staticmethod
-    def from_json(data: Any) -> "PromptState":
+    def from_json(data: Any) -> PromptState:
         if not isinstance(data, dict) or not isinstance(data.get("text"), str):
             return PromptState()
         facts = data.get("facts")

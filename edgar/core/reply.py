@@ -18,10 +18,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from edgar.conversation import (
-    Block, RedactedThinkingBlock, ServerBlock, TextBlock, ThinkingBlock, ToolUseBlock,
+    Block,
+    RedactedThinkingBlock,
+    ServerBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
 )
 from edgar.providers.base import (
-    RedactedThinking, ServerPart, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
+    RedactedThinking,
+    ServerPart,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolCall,
 )
 
 

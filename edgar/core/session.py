@@ -9,9 +9,10 @@ the ``transcript`` when hooks are configured.
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from edgar.bus import Bus
 from edgar.config import Settings
@@ -79,16 +80,16 @@ class Session:
     id: str = field(default_factory=new_id)
     messages: list[Message] = field(default_factory=list)
     queue: PromptQueue = field(default_factory=PromptQueue)
-    log: "SessionLog | None" = None
-    memory: "MemoryStore | None" = None
+    log: SessionLog | None = None
+    memory: MemoryStore | None = None
     skills: SkillSource | None = None
-    compactor: "Compactor | None" = None      # also in before_step; named for /compact
+    compactor: Compactor | None = None      # also in before_step; named for /compact
     before_step: list[BeforeStep] = field(default_factory=list)
-    nested: "NestedInstructions | None" = None   # instruction files of touched dirs
-    checkpoints: "Checkpoints | None" = None      # copies of changed files, for /undo
+    nested: NestedInstructions | None = None   # instruction files of touched dirs
+    checkpoints: Checkpoints | None = None      # copies of changed files, for /undo
     display_output: Callable[[str, str], None] | None = None  # (call id, text): the screen only
     after_stop: list[AfterStop] = field(default_factory=list)
-    sandbox: "SessionSandbox | None" = None   # how this session's commands run
+    sandbox: SessionSandbox | None = None   # how this session's commands run
     guard: Guard | None = None
     planner: Planner | None = None            # None: a plan is the turn's result (-p)
     todos: TodoList = field(default_factory=TodoList)   # the model's checklist (todo_write)
@@ -113,7 +114,7 @@ class Session:
         for wait in list(self.waits):
             await wait()
 
-    def facts(self) -> list["Fact"]:
+    def facts(self) -> list[Fact]:
         """Active facts for the system prompt (newest first, within the budget)."""
         if self.memory is None:
             return []

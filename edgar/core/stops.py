@@ -18,7 +18,8 @@ Guarantees:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from edgar.conversation import Message, ToolResultBlock
 from edgar.events import ErrorRecord

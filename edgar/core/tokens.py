@@ -12,11 +12,19 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from edgar.conversation import (
-    ImageBlock, Message, ServerBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolSpec, ToolUseBlock, Usage,
+    ImageBlock,
+    Message,
+    ServerBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolSpec,
+    ToolUseBlock,
+    Usage,
 )
 
 DEFAULT_RATIO = 0.25           # tokens per character before any provider has answered

@@ -19,14 +19,14 @@ Guarantees:
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from edgar.conversation import ToolResultBlock, Usage
 from edgar.core.reply import Reply
-from edgar.events import ErrorRecord, Outcome
-
 from edgar.core.views import StepView, StopView
+from edgar.events import ErrorRecord, Outcome
 
 __all__ = ["Turn", "TurnResult", "ToolRun", "BeforeStep", "AfterStop", "SkillSource"]
 

@@ -21,9 +21,10 @@ Guarantees:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from edgar.hooks.matcher import check
 

@@ -17,8 +17,8 @@ Guarantees (pure):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 _EXACT = re.compile(r"^[A-Za-z0-9_\- ,|]*$")
 

@@ -71,7 +71,7 @@ async def run_hook(command: str, payload: dict[str, Any], root: Path, timeout: f
 
     try:
         (out, _), (err, _), code = await asyncio.wait_for(talk(), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         await kill_tree(proc)
         return HookRun(None, "", "", loop.time() - start, timed_out=True)
     except asyncio.CancelledError:

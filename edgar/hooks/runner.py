@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from edgar.conversation import ToolResultBlock
 from edgar.events import Event, Notice, NoticeLevel, ToolFinished, Where
@@ -50,8 +51,8 @@ from edgar.tools.base import HookVerdict
 from edgar.tools.vocabulary import claude_input, claude_name, edgar_input, names, permission_mode
 
 if TYPE_CHECKING:
-    from edgar.core.views import StopView
     from edgar.core.turn import Turn
+    from edgar.core.views import StopView
     from edgar.tools.permissions import Answer, Confirm
 
 REASON_LIMIT = 2000

@@ -19,12 +19,19 @@ from __future__ import annotations
 import datetime
 import json
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from edgar import __version__
-from edgar.conversation import (Message, RedactedThinkingBlock, TextBlock, ThinkingBlock,
-                                ToolResultBlock, ToolUseBlock)
+from edgar.conversation import (
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from edgar.core.sessionlog import scrub
 from edgar.tools.vocabulary import claude_input, claude_name
 
@@ -68,7 +75,7 @@ class Transcript:
             "parentUuid": self._parent, "isSidechain": False, "userType": "external",
             "cwd": self.root, "sessionId": self.session_id, "version": f"edgar {__version__}",
             "type": message.role, "uuid": uuid,
-            "timestamp": datetime.datetime.now(datetime.timezone.utc).isoformat(
+            "timestamp": datetime.datetime.now(datetime.UTC).isoformat(
                 timespec="milliseconds").replace("+00:00", "Z"),
             "message": {"role": message.role, "content": blocks},
         }

@@ -6,8 +6,9 @@ through ``importlib.import_module("edgar.learning")``, so edgar runs without it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:   # imported by attach(): `edgar stats` and `edgar import` need none of it
     from edgar.bus import Bus

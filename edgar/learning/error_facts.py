@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from edgar.events import ErrorRecord, Event, FactLearned, ToolFinished
 

@@ -15,12 +15,21 @@ Guarantees (seed 004, stop 2):
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 
 from edgar.events import (
-    Event, ModelResponded, PromptTyped, QueueDelivered, SkillsActivated, TextDelta,
-    ToolFinished, ToolProposed, TurnFinished, TurnStarted, VerifyFinished,
+    Event,
+    ModelResponded,
+    PromptTyped,
+    QueueDelivered,
+    SkillsActivated,
+    TextDelta,
+    ToolFinished,
+    ToolProposed,
+    TurnFinished,
+    TurnStarted,
+    VerifyFinished,
 )
 from edgar.learning import rollup
 from edgar.storage.db import DB

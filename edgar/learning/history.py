@@ -20,9 +20,9 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 if sys.platform == "win32":  # pragma: no cover - no flock there: single process only
     fcntl = None

@@ -36,10 +36,11 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Generic, Iterable, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from edgar.core.project import Project
 from edgar.storage.db import DB

@@ -33,14 +33,14 @@ import operator
 import os
 import sqlite3
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 from edgar.core.project import Project, ProjectOpener
 from edgar.learning.import_store import DrySink, StoreSink
-from edgar.transcripts.claude_code.projects import folders_for, projects_dir
 from edgar.transcripts.claude_code import Exchange, ScanResult, Typed, scan, summarize
+from edgar.transcripts.claude_code.projects import folders_for, projects_dir
 
 
 class _Usage(Exception):
@@ -253,7 +253,12 @@ def _progress(given: list[Path]) -> Iterator[Callable[[str], None]]:
         return
     from rich.console import Console
     from rich.progress import (
-        BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn,
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+        TransferSpeedColumn,
     )
 
     def size(file: str) -> int:

@@ -25,11 +25,18 @@ Guarantees:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from edgar.learning.hearing import Heard, hear
 from edgar.learning.sentence import (
-    DIRECTIVE, LONGEST, PASTE, SHORTEST, extract, plain, remembered,
+    DIRECTIVE,
+    LONGEST,
+    PASTE,
+    SHORTEST,
+    extract,
+    plain,
+    remembered,
 )
 
 if TYPE_CHECKING:   # imported by Learner: `edgar import` runs extract() without the events
@@ -55,7 +62,7 @@ class Learner:
         self.publish = publish
 
     def __call__(self, event: Event) -> None:
-        from edgar.events import PromptTyped   # (already loaded by the bus)
+        from edgar.events import PromptTyped  # (already loaded by the bus)
 
         if type(event) is not PromptTyped or event.depth != 0:
             return                      # not typed by a person: never looked at

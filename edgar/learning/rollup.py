@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from typing import Callable
+from collections.abc import Callable
 
 DIMENSIONS = ("shape", "model", "day", "outcome")
 

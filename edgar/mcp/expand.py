@@ -11,7 +11,7 @@ Guarantees (pure):
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 PATTERN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 

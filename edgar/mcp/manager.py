@@ -19,9 +19,10 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 from edgar.events import Event, Notice, NoticeLevel
 from edgar.mcp.config import ServerSpec

@@ -24,9 +24,10 @@ import asyncio
 import collections
 import contextlib
 import importlib.metadata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import anyio
 import httpx2
@@ -80,7 +81,7 @@ class _Stdio:
     """A Transport over a process edgar spawned (the SDK's own stdio client spawns by itself,
     which would bypass ``edgar.spawn`` and hide the exit code and stderr)."""
 
-    def __init__(self, link: "Link", argv: list[str], cwd: Path, env: Mapping[str, str]):
+    def __init__(self, link: Link, argv: list[str], cwd: Path, env: Mapping[str, str]):
         self.link, self.argv, self.cwd, self.env = link, argv, cwd, env
         self.proc: asyncio.subprocess.Process | None = None
         self.tasks: list[asyncio.Task[None]] = []
@@ -156,7 +157,7 @@ class _Stdio:
             # is the reason the session ended, not something edgar did
             try:
                 self.link.exited(await asyncio.wait_for(asyncio.shield(proc.wait()), 1.0))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         self.link.ending = True  # from here on an exit is edgar's doing, not the server dying
         if proc is not None:
@@ -165,7 +166,7 @@ class _Stdio:
                     proc.stdin.close()
             try:
                 await asyncio.wait_for(asyncio.shield(proc.wait()), 1.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 await kill_tree(proc, grace=1.0)
             await kill_tree(proc, grace=0.5)  # descendants left in its group
             # the pumps end at EOF once the group is gone; then the pipes are closed cleanly
@@ -333,7 +334,7 @@ class Link:
         if task is not None and not task.done():
             try:
                 await asyncio.wait_for(asyncio.shield(task), 5.0)
-            except (asyncio.TimeoutError, Exception):
+            except (TimeoutError, Exception):
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
 

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from edgar.mcp.schema import description, input_schema, tool_name
 from edgar.conversation import ImageBlock, ToolSpec
+from edgar.mcp.schema import description, input_schema, tool_name
 from edgar.tools.base import Tool, ToolContext, ToolFailure, ToolOutcome
 
 
@@ -73,14 +74,14 @@ class McpTool(Tool):
         try:
             reply = await asyncio.wait_for(self.link.call(self.remote, args, self.timeout,
                                                           ctx.output), self.timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise ToolFailure("timeout", f"mcp server {self.server} did not answer "
                               f"{self.remote} within {self.timeout:g}s",
                               program=self.server) from None
         except Exception as exc:  # the SDK's protocol errors, or the connection went away
             try:  # a dying server closes the pipe a moment before its exit code is known
                 await asyncio.wait_for(self.link.died.wait(), 2.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             if self.link.died.is_set():
                 raise ToolFailure("mcp_error", f"mcp server {self.server} {self.link.reason}",

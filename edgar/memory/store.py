@@ -20,9 +20,10 @@ import builtins
 import hashlib
 import re
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 from edgar.memory.subjects import key as match_key
 from edgar.storage.db import DB

@@ -18,7 +18,8 @@ when one of ADR-0080's four rules holds:
 from __future__ import annotations
 
 import re
-from typing import Iterable, Protocol, TypeVar
+from collections.abc import Iterable
+from typing import Protocol, TypeVar
 
 
 class _Fact(Protocol):

@@ -32,7 +32,7 @@ def split_spec(spec: str) -> tuple[str, str]:
     return prefix, rest
 
 
-def make_provider(spec: str, settings: "Settings") -> Provider:
+def make_provider(spec: str, settings: Settings) -> Provider:
     prefix, rest = split_spec(spec)
     if prefix == "scripted":
         from edgar.providers.scripted import ScriptedProvider
@@ -53,7 +53,7 @@ def make_provider(spec: str, settings: "Settings") -> Provider:
 WEB_SEARCH = "web_search_20250305"   # Anthropic's server-side web search tool, its first version
 
 
-def server_tools(provider: Provider, settings: "Settings") -> list[dict[str, Any]]:
+def server_tools(provider: Provider, settings: Settings) -> list[dict[str, Any]]:
     """The provider-run tools a request offers: Anthropic's web search when ``[web] search``."""
     if provider.name != "anthropic" or not settings.web.search:
         return []
@@ -61,7 +61,7 @@ def server_tools(provider: Provider, settings: "Settings") -> list[dict[str, Any
              "max_uses": settings.web.search_max_uses}]
 
 
-def start_notes(provider: Provider, settings: "Settings | None" = None) -> list[str]:
+def start_notes(provider: Provider, settings: Settings | None = None) -> list[str]:
     """Warnings about the chosen model and its settings, for the start of every session."""
     if provider.name != "anthropic":
         if settings is not None and settings.web.search and provider.name != "scripted":

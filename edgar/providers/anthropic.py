@@ -25,17 +25,32 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from edgar.config import ProviderSettings
 from edgar.conversation import (
-    ImageBlock, Message, RedactedThinkingBlock, ServerBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    ImageBlock,
+    Message,
+    RedactedThinkingBlock,
+    ServerBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
     Usage,
 )
 from edgar.providers import wire
 from edgar.providers.base import (
-    Finished, ModelRequest, ProviderError, RedactedThinking, ServerPart, StreamEvent, TextChunk,
-    ThinkingChunk, ToolCall,
+    Finished,
+    ModelRequest,
+    ProviderError,
+    RedactedThinking,
+    ServerPart,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolCall,
 )
 from edgar.providers.http import Connection, WireProvider
 from edgar.providers.http_errors import Hints, stream_error, truncated

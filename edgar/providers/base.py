@@ -11,8 +11,9 @@ Guarantees:
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
-from typing import Any, AsyncGenerator, Protocol, Union
+from typing import Any, Protocol, Union
 
 from edgar.conversation import Message, ToolSpec, Usage
 

@@ -27,11 +27,17 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import TYPE_CHECKING, Any, AsyncGenerator, Callable, Protocol, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from edgar.providers.base import ProviderError, StreamEvent, TextChunk, ThinkingChunk
 from edgar.providers.http_errors import (
-    Hints, answer_timeout, gave_up, malformed_event, response_error, transport_error,
+    Hints,
+    answer_timeout,
+    gave_up,
+    malformed_event,
+    response_error,
+    transport_error,
 )
 from edgar.providers.http_retry import backoff, retry_after
 from edgar.providers.sse_adapter import sse_batches
@@ -55,7 +61,7 @@ class Decoder(Protocol):
     def finish(self) -> Sequence[StreamEvent]:
         """The closing events (``Finished`` last); raises ProviderError if the stream was cut."""
 
-    def usage(self) -> "Usage | None":
+    def usage(self) -> Usage | None:
         """The usage reported so far (kept on a failure mid-stream), None if none was."""
 
     def whole(self, body: Any) -> Sequence[StreamEvent] | None:
@@ -72,7 +78,7 @@ def _httpx2() -> Any:
 class Connection:
     """One provider's client: POST a JSON body, decode the SSE answer, retry what may be retried."""
 
-    def __init__(self, settings: "ProviderSettings", hints: Hints, url: str,
+    def __init__(self, settings: ProviderSettings, hints: Hints, url: str,
                  headers: dict[str, str], secret: str | None):
         self.settings = settings
         self.hints = hints
@@ -192,7 +198,7 @@ class WireProvider:
 
     name: str
     model: str
-    _conn: "Connection"
+    _conn: Connection
     _decoder: Callable[[Any, str], Decoder]
 
     def body(self, request: ModelRequest) -> dict[str, Any]:

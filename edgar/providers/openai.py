@@ -24,16 +24,28 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from edgar.config import ProviderSettings
 from edgar.conversation import (
-    ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage,
-)
-from edgar.providers.base import (
-    Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
+    ImageBlock,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    Usage,
 )
 from edgar.providers import wire
+from edgar.providers.base import (
+    Finished,
+    ModelRequest,
+    ProviderError,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolCall,
+)
 from edgar.providers.http import Connection, WireProvider
 from edgar.providers.http_errors import Hints, error_detail, error_status, stream_error, truncated
 

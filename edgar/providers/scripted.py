@@ -22,15 +22,23 @@ import asyncio
 import json
 import os
 import re
+from collections.abc import AsyncGenerator
 from pathlib import Path
-from typing import Any, AsyncGenerator, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edgar.conversation import Usage
 from edgar.providers.base import (
-    Finished, ModelRequest, ProviderError, StreamEvent, TextChunk, ThinkingChunk, ToolCall,
+    Finished,
+    ModelRequest,
+    ProviderError,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolCall,
 )
+
 
 class _Strict(BaseModel):
     # Closed and strict: an unknown key or a wrong type in a test script fails loudly
@@ -109,7 +117,7 @@ def _chunks(text: str) -> list[str]:
 
 class ScriptedProvider:
     name = "scripted"
-    _shared: ClassVar[dict[Path, "ScriptedProvider"]] = {}
+    _shared: ClassVar[dict[Path, ScriptedProvider]] = {}
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -121,7 +129,7 @@ class ScriptedProvider:
         self._model = "scripted"   # a line without "model" keeps the last one named
 
     @classmethod
-    def shared(cls, path: str) -> "ScriptedProvider":
+    def shared(cls, path: str) -> ScriptedProvider:
         key = Path(path).resolve()
         if key not in cls._shared:
             cls._shared[key] = cls(path)

@@ -18,7 +18,8 @@ httpx2 is imported on the first call, never when this module is imported.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from httpx2 import EventSource, ServerSentEvent
@@ -54,7 +55,7 @@ async def sse_batches(source: EventSource) -> AsyncIterator[list[ServerSentEvent
 
 def broken_assumptions() -> list[str]:
     """What this adapter assumes of the installed httpx2 and no longer holds (empty: all hold)."""
-    import inspect   # only the version test asks; a session never does
+    import inspect  # only the version test asks; a session never does
 
     import httpx2
 

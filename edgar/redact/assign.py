@@ -28,7 +28,17 @@ import re
 from collections import Counter
 
 from edgar.redact.names import classify
-from edgar.redact.text import DIGITS, LOWER_CHARS, PRIO_NAME, PRIO_URL, UPPER, WORD, Span, entropy, lazy
+from edgar.redact.text import (
+    DIGITS,
+    LOWER_CHARS,
+    PRIO_NAME,
+    PRIO_URL,
+    UPPER,
+    WORD,
+    Span,
+    entropy,
+    lazy,
+)
 
 MARK_HEAD = "[REDACTED:"  # how every marker (`redact.MARK`) starts
 _SYMBOLS = frozenset("+=!@#$%^&*")

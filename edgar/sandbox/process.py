@@ -20,8 +20,9 @@ import asyncio
 import os
 import signal
 import subprocess
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, Callable, Mapping, Sequence
+from typing import IO
 
 from edgar.sandbox.core import Sandbox
 from edgar.sandbox.ns import MARK, SETUP_FAILED

@@ -32,7 +32,6 @@ class SessionSandbox:
         if self._box is None:
             from edgar.sandbox import harden_self
             from edgar.sandbox.core import Sandbox
-
             from edgar.sandbox.prepare import prepare
 
             harden_self()

@@ -18,9 +18,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable
 
 from edgar.skills.loader import Skill
 

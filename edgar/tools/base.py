@@ -15,9 +15,10 @@ Guarantees:
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pydantic import ValidationError
 
@@ -137,17 +138,17 @@ class ToolContext:
     env: dict[str, str] = field(default_factory=lambda: strip_env(os.environ))
     # the task tool's door to a subagent: (prompt, description) -> final text
     run_subagent: Callable[[str, str], Awaitable[str]] | None = None
-    permission: "PermissionGate | None" = None
+    permission: PermissionGate | None = None
     checkpoint: ChangeRecorder | None = None
     # where a running tool's output is shown as it arrives: (call id, text) -> None
     on_output: Callable[[str, str], None] | None = None
     output: Callable[[str], None] | None = None   # set by the harness for the running call
     # how commands run (edgar/sandbox); None: the default confined policy for ``root``
-    sandbox: "SessionSandbox | None" = None
+    sandbox: SessionSandbox | None = None
     guard: ToolGuard | None = None
     # plan mode's door to the person: the plan -> what the model is told (tools/plan.py)
     plan: Callable[[str], Awaitable[str]] | None = None
-    todos: "TodoList | None" = None   # the main agent's checklist (tools/todo.py)
+    todos: TodoList | None = None   # the main agent's checklist (tools/todo.py)
     # what the hooks of this step's calls said for the model, given beside the results
     notes: list[str] = field(default_factory=list)
     stopped: str | None = None   # a hook's continue: false; the loop ends the turn

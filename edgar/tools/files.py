@@ -30,7 +30,14 @@ from pydantic import Field
 
 from edgar.tools import beneath
 from edgar.tools.base import (
-    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, rel, resolve, resolve_for_write,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    ToolFailure,
+    ToolOutcome,
+    rel,
+    resolve,
+    resolve_for_write,
 )
 from edgar.tools.fileio import SNIFF, is_binary, lines, off_loop, open_regular, text
 

@@ -22,11 +22,19 @@ Guarantees:
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping
+from typing import Any, Literal
 
 from edgar.tools.modes import AFTER_PLAN, MODES, PLAN, READING
-from edgar.tools.rules import Rule, first_match, parse_rule, read_only_command, read_only_names, suggest
+from edgar.tools.rules import (
+    Rule,
+    first_match,
+    parse_rule,
+    read_only_command,
+    read_only_names,
+    suggest,
+)
 
 Answer = Literal["yes", "no", "always"]
 # (tool, one-line summary, what "always" would allow, or None for the whole tool) -> answer

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
 
 # Claude Code's tool names and edgar's; "edit" covers every tool that changes a file.
 ALIASES = {"bash": "shell", "shell": "shell", "edit": "edit", "multiedit": "edit",

@@ -26,7 +26,13 @@ from pathlib import Path
 from pydantic import Field
 
 from edgar.tools.base import (
-    Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome, rel, resolve,
+    Tool,
+    ToolArgs,
+    ToolContext,
+    ToolFailure,
+    ToolOutcome,
+    rel,
+    resolve,
 )
 from edgar.tools.fileio import SNIFF, inside, is_binary, lines, off_loop, shown, text
 

@@ -18,6 +18,7 @@ from pydantic import Field
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 from edgar.tools.todo_list import MARKS, TodoItem
 
+
 class TodoWriteArgs(ToolArgs):
     """Arguments of ``todo_write``."""
 

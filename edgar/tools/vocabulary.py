@@ -24,7 +24,8 @@ Guarantees (pure, no I/O):
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 CLAUDE_NAMES: dict[str, str] = {
     "shell": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob",

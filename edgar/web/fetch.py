@@ -20,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 from urllib.parse import urljoin, urlsplit
 
 from edgar.web.address import refusal

@@ -13,10 +13,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from support.project import REPO, edgar_env, run_edgar, state_of, write_script
+from support.users import as_user, ordinary_user, runtime_copy
 
 from edgar.core.autocommit import read_records
-from support.project import state_of, REPO, edgar_env, run_edgar, write_script
-from support.users import as_user, ordinary_user, runtime_copy
 
 
 def git(project: Path, *args: str, **kw) -> str:

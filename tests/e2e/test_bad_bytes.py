@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from support.project import state_of, edgar_env, make_project, write_script
+from support.project import edgar_env, make_project, state_of, write_script
 
 
 def run_bytes(args: list[bytes], cwd, env) -> subprocess.CompletedProcess[bytes]:

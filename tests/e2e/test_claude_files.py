@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import pytest
-
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 

@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 import pytest
-
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")

@@ -9,7 +9,6 @@ import sys
 import time
 
 import pytest
-
 from support.project import REPO, edgar_env, make_project, run_edgar, write_script
 
 HOOK = REPO / "tests" / "support" / "hooks" / "hook.py"

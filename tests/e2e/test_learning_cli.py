@@ -12,8 +12,9 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
+from support.project import REPO, edgar_env, make_project, run_edgar, state_of, write_script  # noqa: E402
+
 from edgar.learning.history import is_whole  # noqa: E402
-from support.project import state_of, REPO, edgar_env, make_project, run_edgar, write_script  # noqa: E402
 
 
 @pytest.fixture

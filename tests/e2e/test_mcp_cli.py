@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from support.project import make_project, recorded, run_edgar, edgar_env, write_script
+from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 
 def test_mcp_list_shows_state_and_tool_counts_once_trusted(tmp_path):

@@ -9,7 +9,6 @@ import sys
 import time
 
 import pytest
-
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 

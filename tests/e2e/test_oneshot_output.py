@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 

@@ -6,9 +6,9 @@ import json
 import tomllib
 
 import pytest
+from support.project import edgar_env, make_project, run_edgar, write_script
 
 from edgar.tools.permission_config import save_allow_rule
-from support.project import edgar_env, make_project, run_edgar, write_script
 
 
 @pytest.fixture

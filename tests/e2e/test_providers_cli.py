@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from support.project import state_of
 from support.sse_server import Reply, anthropic_event, recording, stream
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from support.project import edgar_env, recorded, run_edgar, write_script
 from test_repl_daily import Screen
 from test_repl_pty import PROMPT, Terminal, project, session_events, spawn  # noqa: F401 (fixtures)

@@ -11,7 +11,6 @@ import tomllib
 
 import pyte
 import pytest
-
 from support.project import recorded
 from test_repl_pty import PROMPT, project, session_events, spawn  # noqa: F401 (fixtures)
 

@@ -17,11 +17,10 @@ import threading
 import time
 from pathlib import Path
 
-import ptyprocess   # pexpect's pty layer (a test dependency): spawn, resize, kill
+import ptyprocess  # pexpect's pty layer (a test dependency): spawn, resize, kill
 import pytest
-
 from support.processes import alive, gone, sleeper
-from support.project import state_of, edgar_env, make_project, recorded, run_edgar, write_script
+from support.project import edgar_env, make_project, recorded, run_edgar, state_of, write_script
 
 pytestmark = pytest.mark.timing   # a pseudo-terminal: what appears, and when
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.project import state_of, edgar_env, make_project, run_edgar, write_script
+from support.project import edgar_env, make_project, run_edgar, state_of, write_script
 
 from edgar.sandbox.probe import capabilities
 

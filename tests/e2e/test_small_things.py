@@ -6,7 +6,6 @@ import json
 import tomllib
 
 import pytest
-
 from support.project import edgar_env, make_project, run_edgar, write_script
 
 

@@ -12,8 +12,7 @@ import subprocess
 import sys
 
 import pytest
-
-from support.project import state_of, edgar_env, make_project, recorded, run_edgar, write_script
+from support.project import edgar_env, make_project, recorded, run_edgar, state_of, write_script
 
 # tests that expect a fact from typed text need the learning package (deletable, NFR-12)
 needs_learning = pytest.mark.skipif(importlib.util.find_spec("edgar.learning") is None,

@@ -14,8 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from support.project import state_of, recorded, write_script
+from support.project import recorded, state_of, write_script
 from support.user_edgar import runner, workdir
 
 WHO = ["root", "user"] if os.geteuid() == 0 else ["user"]

@@ -7,9 +7,9 @@ import asyncio
 import subprocess
 
 import pytest
+from support.project import edgar_env, make_project, run_edgar, state_of, write_script
 
 from edgar.core.checkpoints import Checkpoints
-from support.project import state_of, edgar_env, make_project, run_edgar, write_script
 
 BODY = "".join(f"line {n}\n" for n in range(1, 21))
 

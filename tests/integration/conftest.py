@@ -11,11 +11,11 @@ import asyncio
 from typing import Any
 
 import pytest
+from support.sse_server import SSEServer
 
 from edgar.config import ProviderSettings
 from edgar.conversation import Message, TextBlock, ToolSpec
 from edgar.providers.base import Finished, ModelRequest, ProviderError
-from support.sse_server import SSEServer
 
 FAKE_ANTHROPIC_KEY = "sk-ant-test-0123456789abcdef"
 FAKE_OPENAI_KEY = "sk-test-openai-0123456789abcdef"

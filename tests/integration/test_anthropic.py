@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import FAKE_ANTHROPIC_KEY, SHELL
+from support.sse_server import anthropic_event, stream
+
 from edgar.conversation import (
-    Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock, Usage,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    Usage,
 )
 from edgar.providers import prices
 from edgar.providers.base import ProviderError, TextChunk, ThinkingChunk, ToolCall
-from support.sse_server import anthropic_event, stream
 
 
 def text_of(events):

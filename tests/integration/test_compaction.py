@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support.project import edgar_env, make_project, recorded, run_edgar, state_of, write_script
 
 from edgar.cli.setup import build
 from edgar.config import ContextSettings, Settings
@@ -19,7 +20,7 @@ from edgar.core.sessionlog import load
 from edgar.core.tokens import request_chars
 from edgar.events import Compacted, Event, ModelResponded, Notice, TextDelta, TurnFinished
 from edgar.providers.scripted import ScriptedProvider
-from support.project import state_of, edgar_env, make_project, recorded, run_edgar, write_script
+
 
 def _window() -> int:
     """6000 tokens when the tools took 3,319 characters (compact_at 0.8: compaction past 4 800);

@@ -10,8 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import SHELL
+from support.project import edgar_env, make_project, run_edgar
+from support.sse_server import Reply, stream
+
 from edgar.cli.oneshot import run_prompt
 from edgar.cli.setup import build
 from edgar.config import ConfigError, ProviderSettings, Settings, load
@@ -20,8 +22,6 @@ from edgar.core.compaction import HEADER
 from edgar.events import Event, Notice
 from edgar.providers import start_notes
 from edgar.providers.base import ProviderError, TextChunk, ToolCall
-from support.project import edgar_env, make_project, run_edgar
-from support.sse_server import Reply, stream
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from support.project import REPO, make_project, write_script
 
 from edgar.cli.setup import build
 from edgar.config import HookSettings, Settings
@@ -21,7 +22,6 @@ from edgar.core.loop import run_turn
 from edgar.events import Event, Notice
 from edgar.hooks.config import HookSpec, load_hooks, session_end_budget
 from edgar.providers.scripted import ScriptedProvider
-from support.project import REPO, make_project, write_script
 
 HOOK = REPO / "tests" / "support" / "hooks" / "hook.py"
 

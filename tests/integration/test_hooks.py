@@ -10,13 +10,13 @@ import time
 from pathlib import Path
 
 import pytest
+from support.project import REPO, make_project, write_script
 
 from edgar.cli.setup import build
 from edgar.config import HookSettings, Settings
 from edgar.core.loop import run_turn
 from edgar.events import Event, Notice, PromptTyped, ToolFinished, TurnFinished
 from edgar.providers.scripted import ScriptedProvider
-from support.project import REPO, make_project, write_script
 
 HOOK = REPO / "tests" / "support" / "hooks" / "hook.py"
 
@@ -222,9 +222,10 @@ def test_project_hooks_wait_for_trust(project, trusted):
 
 def test_the_repl_asks_the_hook_before_publishing_typed_and_queued_lines(project):
     """submit(): a refused line, typed or queued, is never a PromptTyped (ADR-0077)."""
+    from unit.test_slash import Said
+
     from edgar.cli.asker import Asker, Screen
     from edgar.cli.repl import Repl
-    from unit.test_slash import Said
 
     app, events = app_for(project, [{"text": "never asked"}],
                           {"UserPromptSubmit": [hook("block", "not this one")]})

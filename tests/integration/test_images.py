@@ -13,6 +13,8 @@ import os
 from pathlib import Path
 
 import pytest
+from support.project import edgar_env, make_project, recorded, run_edgar, write_script
+from support.sse_server import stream
 
 from edgar.cli.attach import ATTACH_MAX_BYTES, AttachRefused, at_paths, attached, pasted_images
 from edgar.cli.oneshot import run_prompt
@@ -21,8 +23,6 @@ from edgar.config import Settings
 from edgar.conversation import ImageBlock, Message, TextBlock, ToolResultBlock
 from edgar.core.sessionlog import SessionLog, images_dir, load
 from edgar.images import MAX_BASE64, MAX_SIDE, ImageRefused, kind, to_block
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
-from support.sse_server import stream
 
 IMAGES = Path(__file__).resolve().parents[1] / "data" / "images"
 

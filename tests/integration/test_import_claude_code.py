@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
-from support.project import state_of, edgar_env, make_project, run_edgar  # noqa: E402
+from support.project import edgar_env, make_project, run_edgar, state_of  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "claude-code"
 FASTHOOKS = "oneryalcin__fasthooks__specs__data__sample_main_transcript.jsonl"

@@ -20,8 +20,9 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
-from edgar.learning.history import History, is_whole  # noqa: E402
 from support.project import edgar_env, make_project, run_edgar, state_of, write_script  # noqa: E402
+
+from edgar.learning.history import History, is_whole  # noqa: E402
 
 pytestmark = pytest.mark.timing   # processes racing for one project
 

@@ -25,8 +25,9 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
-from edgar.learning.history import is_whole  # noqa: E402
 from support.project import edgar_env, make_project, run_edgar, state_of, write_script  # noqa: E402
+
+from edgar.learning.history import is_whole  # noqa: E402
 
 pytestmark = pytest.mark.timing   # kills edgar at random points mid-write
 

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from support.project import make_project, write_script
 
 from edgar.cli.setup import build
 from edgar.config import Settings
@@ -13,7 +14,6 @@ from edgar.core.loop import run_turn
 from edgar.core.sessionlog import load
 from edgar.events import Event, ModelResponded, TextDelta, ToolFinished, TurnFinished, TurnStarted
 from edgar.providers.scripted import ScriptedProvider
-from support.project import make_project, write_script
 
 
 @pytest.fixture

@@ -12,14 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
+from support.project import REPO, make_project, write_script
 
 from edgar.cli.setup import build
 from edgar.config import ContextSettings, McpServerSettings, McpSettings, Settings
+from edgar.config.trust import trust
 from edgar.core.loop import run_turn
 from edgar.events import Event, Notice, ToolFinished, ToolProposed
 from edgar.providers.scripted import ScriptedProvider
-from edgar.config.trust import trust
-from support.project import REPO, make_project, write_script
 
 SERVER = str(REPO / "tests" / "support" / "mcp_server.py")
 

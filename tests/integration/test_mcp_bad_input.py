@@ -6,10 +6,11 @@ import json
 import re
 import sys
 
-from edgar.config import McpServerSettings, McpSettings
-from edgar.config.trust import trust
 from integration.test_mcp import app_for, call, notices, project, results, session_turns  # noqa: F401
 from support.project import REPO
+
+from edgar.config import McpServerSettings, McpSettings
+from edgar.config.trust import trust
 
 BAD = str(REPO / "tests" / "support" / "mcp_bad_servers.py")
 GOOD = str(REPO / "tests" / "support" / "mcp_server.py")

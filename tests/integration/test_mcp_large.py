@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from integration.test_mcp import app_for, call, notices, project, results, session_turns, stdio  # noqa: F401
 
 from edgar.config import ContextSettings, McpSettings
 from edgar.mcp.framing import MessageTooLarge, read_line
-from integration.test_mcp import app_for, call, notices, project, results, session_turns, stdio  # noqa: F401
 
 
 def test_a_reply_far_past_the_old_1_mib_line_passes_whole(project):

@@ -15,13 +15,13 @@ import uuid
 from pathlib import Path
 
 import pytest
+from integration.test_mcp import SERVER, app_for, call, notices, results, session_turns
+from support.project import REPO, make_project
 
 from edgar.config import McpServerSettings, McpSettings
 from edgar.config.trust import trust
 from edgar.sandbox.policy import temp_dirs
 from edgar.sandbox.probe import capabilities
-from integration.test_mcp import SERVER, app_for, call, notices, results, session_turns
-from support.project import REPO, make_project
 
 
 @pytest.fixture

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import FAKE_OPENAI_KEY, SHELL
+from support.sse_server import Reply, openai_chunk, recording, stream
+
 from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage
 from edgar.providers import prices
 from edgar.providers.base import Finished, ProviderError, TextChunk, ThinkingChunk, ToolCall
-from support.sse_server import Reply, openai_chunk, recording, stream
 
 
 def text_of(events):

@@ -8,6 +8,9 @@ import asyncio
 import json
 from pathlib import Path
 
+from support.project import edgar_env, make_project, recorded, run_edgar, write_script
+from unit.test_slash import FakeApp, Said
+
 from edgar.bus import Bus
 from edgar.cli.asker import Asker, Screen
 from edgar.cli.repl import Repl
@@ -17,8 +20,6 @@ from edgar.core.sessionlog import SessionLog
 from edgar.providers.scripted import ScriptedProvider
 from edgar.tools.permissions import PermissionGate
 from edgar.tools.registry import default_tools
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
-from unit.test_slash import FakeApp, Said
 
 PLAN = "1. Add `greet()` to app.py\n2. Call it from main"
 SCRIPT = [

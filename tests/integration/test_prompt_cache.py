@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.project import make_project
+from support.sse_server import stream
 
 from edgar.cli.oneshot import run_prompt
 from edgar.cli.setup import build
 from edgar.config import Settings
 from edgar.core import reminders
-from support.project import make_project
-from support.sse_server import stream
 
 SKILLS = Path(__file__).resolve().parents[1] / "data" / "skills"
 PROMPTS = ["look at a.txt", "what does it say?", "always run pytest -q before committing",

@@ -6,11 +6,11 @@ import socket
 import time
 
 import pytest
-
 from conftest import FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
+from support.sse_server import Reply, anthropic_event, recording, stream
+
 from edgar.providers.base import Finished, TextChunk
 from edgar.providers.http_retry import backoff, retry_after
-from support.sse_server import Reply, anthropic_event, recording, stream
 
 OVERLOADED = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
 

@@ -4,13 +4,18 @@ reasons, usage fields, wrong JSON types, proxy error shapes — each over a real
 from __future__ import annotations
 
 import pytest
+from support.sse_server import Reply, anthropic_event, openai_chunk, recording, stream
 
 from edgar.conversation import (
-    Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
     Usage,
 )
 from edgar.providers.base import Finished, RedactedThinking, TextChunk, ThinkingChunk, ToolCall
-from support.sse_server import Reply, anthropic_event, openai_chunk, recording, stream
 
 
 def text_of(events):

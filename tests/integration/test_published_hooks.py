@@ -14,12 +14,12 @@ import shutil
 import sys
 
 import pytest
+from support.project import REPO, make_project, write_script
 
 from edgar.cli.setup import build
 from edgar.config import HookSettings, Settings
 from edgar.core.loop import run_turn
 from edgar.providers.scripted import ScriptedProvider
-from support.project import REPO, make_project, write_script
 
 KARAN = REPO / "tests" / "data" / "claude-code-hooks" / "karanb192"
 MASTERY = REPO / "tests" / "support" / "hooks" / "mastery.py"

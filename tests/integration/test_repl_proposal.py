@@ -9,10 +9,11 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
+from integration.test_repl_shortcuts import repl_for  # noqa: E402
+
 from edgar.events import PromptTyped  # noqa: E402
 from edgar.learning.learner import Learner  # noqa: E402
 from edgar.memory.store import MemoryStore  # noqa: E402
-from integration.test_repl_shortcuts import repl_for  # noqa: E402
 
 
 @pytest.fixture

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.project import edgar_env, make_project, recorded, run_edgar, write_script
+from unit.test_slash import Said
 
 from edgar.bus import Bus
 from edgar.cli.asker import Asker, Screen
@@ -24,8 +26,6 @@ from edgar.providers.scripted import ScriptedProvider
 from edgar.tools.permissions import PermissionGate
 from edgar.tools.registry import default_tools
 from edgar.tools.rules import parse_rule
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
-from unit.test_slash import Said
 
 LEARNING = importlib.util.find_spec("edgar.learning") is not None
 

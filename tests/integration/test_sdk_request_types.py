@@ -7,11 +7,17 @@ shows the checker can fail, and sends one body of each shape edgar builds."""
 from __future__ import annotations
 
 from conftest import SHELL
-from edgar.conversation import (
-    Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
-)
 from support.sdk_types import anthropic_problems, openai_problems
 from support.sse_server import stream
+
+from edgar.conversation import (
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 
 HISTORY = [
     Message("user", [TextBlock("list files")]),

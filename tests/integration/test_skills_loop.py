@@ -8,13 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 from edgar.cli.setup import build
 from edgar.config import Settings, SkillsSettings
 from edgar.core.loop import run_turn
 from edgar.events import Event, QueueDelivered, SkillsActivated
 from edgar.providers.scripted import ScriptedProvider
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 SKILLS = Path(__file__).resolve().parents[1] / "data" / "skills"
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from support.project import make_project
+from support.sse_server import stream
 
 from edgar.cli.setup import build
 from edgar.config import Settings
 from edgar.core.loop import run_turn
 from edgar.events import Event, ToolProposed, TurnFinished
-from support.project import make_project
-from support.sse_server import stream
 
 
 @pytest.fixture

@@ -8,12 +8,12 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 from edgar.cli.prompt import Status
 from edgar.tools.base import ToolContext, ToolFailure
 from edgar.tools.todo import TodoWrite
 from edgar.tools.todo_list import TodoList
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 TODOS = [{"content": "Always run the tests", "status": "completed",
           "activeForm": "Running the tests"},

@@ -7,19 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from pathlib import Path
 
 import pytest
+from support.processes import gone
+from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 from edgar.cli.setup import build
 from edgar.config import Settings, VerifySettings
 from edgar.core.loop import run_turn
 from edgar.events import Event, Notice, VerifyFinished
 from edgar.providers.scripted import ScriptedProvider
-from support.processes import gone
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 # fails until ok.txt exists; its output ends with the line the model must be shown
 CHECK = ("echo collecting; seq 1 400; "

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-
 import json
 import socket
 import threading
@@ -15,12 +14,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 from edgar.tools.base import ToolContext, ToolFailure
 from edgar.tools.permissions import PermissionGate
 from edgar.tools.rules import parse_rule
 from edgar.tools.web_fetch import WebFetch, WebFetchArgs
-from support.project import edgar_env, make_project, recorded, run_edgar, write_script
 
 IMAGES = Path(__file__).resolve().parents[1] / "data" / "images"
 PAGE = b"""<!doctype html><html><head><title>Release notes</title>
@@ -323,7 +322,8 @@ def test_web_search_is_offered_and_its_blocks_replayed_exactly(server, provider_
 def test_address_rules_hold_for_every_spelling():
     import ipaddress
 
-    from hypothesis import given, strategies as st
+    from hypothesis import given
+    from hypothesis import strategies as st
 
     from edgar.web.address import refusal
 

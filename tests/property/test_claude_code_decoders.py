@@ -11,12 +11,18 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_claude_code_props import (
+    SETTINGS,
+    hostile_line,
+    json_value,
+    lines,
+    mixed_session,
+    session_events,
+    shaped_record,
+)
 
 from edgar.transcripts.claude_code import decode as cc_decode
 from edgar.transcripts.claude_code import scan, scan_stream
-from test_claude_code_props import (
-    SETTINGS, hostile_line, json_value, lines, mixed_session, session_events, shaped_record,
-)
 
 pytest.importorskip("msgspec")
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "claude-code"

@@ -6,12 +6,20 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from edgar.hooks.matcher import check, matches
 from edgar.hooks.output import LIMIT, read
-from edgar.tools.vocabulary import (CLAUDE_NAMES, claude_input, claude_name, edgar_input,
-                                    edgar_name, names, permission_mode)
+from edgar.tools.vocabulary import (
+    CLAUDE_NAMES,
+    claude_input,
+    claude_name,
+    edgar_input,
+    edgar_name,
+    names,
+    permission_mode,
+)
 
 EVENTS = st.sampled_from(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
                           "SubagentStop", "SessionStart", "PreCompact", "Notification"])

@@ -6,7 +6,8 @@ from __future__ import annotations
 import fnmatch
 import os
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edgar.tools.rules import first_match, parse_rule, path_matches, read_only_command, suggest
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from edgar.providers.scripted import ScriptLine

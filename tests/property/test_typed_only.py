@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("edgar.learning")
 

@@ -8,9 +8,9 @@ task text* when it is longer than the expected rule and starts with it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SETS = {"development": DATA / "typed_lines.jsonl", "hold-out": DATA / "typed_lines_holdout.jsonl"}

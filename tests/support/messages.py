@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SETS = {"development": DATA / "messages_labelled.jsonl",

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import collections.abc
 import typing
-from typing import Any
+from typing import Any, NotRequired, Required
 
-from typing_extensions import NotRequired, Required, is_typeddict
+from typing_extensions import is_typeddict
 
 _WRAPPERS = (Required, NotRequired, typing.Annotated)
 

@@ -78,7 +78,7 @@ def openai_chunk(data: dict[str, Any] | str) -> str:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    server: "_Server"
+    server: _Server
 
     def log_message(self, *args: Any) -> None:  # keep test output clean
         pass
@@ -159,7 +159,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
-    owner: "SSEServer"
+    owner: SSEServer
 
 
 class SSEServer:
@@ -179,7 +179,7 @@ class SSEServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> "SSEServer":
+    def start(self) -> SSEServer:
         self._thread.start()
         return self
 
@@ -187,7 +187,7 @@ class SSEServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def __enter__(self) -> "SSEServer":
+    def __enter__(self) -> SSEServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

@@ -9,8 +9,8 @@ is the one that shows an ordinary user's commands cannot read edgar's environmen
 
 from __future__ import annotations
 
-import os
 import grp
+import os
 import pwd
 import shutil
 import subprocess

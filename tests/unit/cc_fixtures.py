@@ -6,7 +6,14 @@ import io
 import itertools
 import json
 
-from edgar.transcripts.claude_code import Exchange, Malformed, Anomaly, ScanResult, Typed, scan_stream
+from edgar.transcripts.claude_code import (
+    Anomaly,
+    Exchange,
+    Malformed,
+    ScanResult,
+    Typed,
+    scan_stream,
+)
 
 _ids = itertools.count(1)
 SESSION = "s-1"

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from edgar.cli import pt_adapter
 from edgar.providers import sse_adapter

@@ -7,12 +7,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from support.architecture import (
-    circle_violations, cli_from_learning_violations, conversation_violations, subscribe_violations,
-    learning_violations, upward_violations,
-    mode_list_violations, model_responded_violations, modules, prompt_typed_violations,
-    session_fields, session_wiring_violations,
+    circle_violations,
+    cli_from_learning_violations,
+    conversation_violations,
+    learning_violations,
+    mode_list_violations,
+    model_responded_violations,
+    modules,
+    prompt_typed_violations,
+    session_fields,
+    session_wiring_violations,
+    subscribe_violations,
+    upward_violations,
 )
 
 ROOT = Path(__file__).resolve().parents[2]

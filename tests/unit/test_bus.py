@@ -5,7 +5,15 @@ import dataclasses
 import pytest
 
 from edgar.bus import Bus
-from edgar.events import ALL_EVENTS, Event, PromptTyped, TextDelta, ToolFinished, ErrorRecord, to_dict
+from edgar.events import (
+    ALL_EVENTS,
+    ErrorRecord,
+    Event,
+    PromptTyped,
+    TextDelta,
+    ToolFinished,
+    to_dict,
+)
 
 
 def test_delivery_in_subscription_order_and_by_base_class():

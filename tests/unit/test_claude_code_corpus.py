@@ -19,7 +19,13 @@ from pathlib import Path
 import pytest
 
 from edgar.transcripts.claude_code import (
-    Exchange, Malformed, ScanResult, Typed, scan, scan_stream, summarize,
+    Exchange,
+    Malformed,
+    ScanResult,
+    Typed,
+    scan,
+    scan_stream,
+    summarize,
 )
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "claude-code"

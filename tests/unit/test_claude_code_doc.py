@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
+from support.project import REPO
+
 from edgar.hooks.config import EVENTS, NOT_FIRED
 from edgar.hooks.output import UNSUPPORTED
-from support.project import REPO
 
 DOC = (REPO / "docs" / "claude-code.md").read_text(encoding="utf-8")
 AREAS = {"Files Claude Code reads": "Files Claude Code reads", "Hook events": "Hook events",

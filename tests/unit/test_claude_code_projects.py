@@ -12,7 +12,12 @@ import subprocess
 
 import pytest
 
-from edgar.transcripts.claude_code.projects import folder_name, folders_for, project_of, projects_dir
+from edgar.transcripts.claude_code.projects import (
+    folder_name,
+    folders_for,
+    project_of,
+    projects_dir,
+)
 
 # (cwd recorded in the transcript, folder it was found in): the corpus files whose paths
 # were not anonymised (tests/data/claude-code/SOURCES.md).

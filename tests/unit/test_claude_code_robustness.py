@@ -9,11 +9,24 @@ import os
 import tracemalloc
 
 import pytest
-
 from cc_fixtures import (
-    anomalies, asst, exchanges, lines, malformed, queue, queued_command, result, run, run_bytes, text, texts,
-    tool_result, typed, user,
+    anomalies,
+    asst,
+    exchanges,
+    lines,
+    malformed,
+    queue,
+    queued_command,
+    result,
+    run,
+    run_bytes,
+    text,
+    texts,
+    tool_result,
+    typed,
+    user,
 )
+
 from edgar.transcripts.claude_code import Exchange, ScanMark, Typed, scan
 
 BEFORE = user("before the bad line")

@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import pytest
-
 from cc_fixtures import (
-    asst, exchanges, human, lines, queue, queued_command, result, run, run_bytes, text,
-    texts, thinking, tool_result, tool_use, typed, usage, user,
+    asst,
+    exchanges,
+    human,
+    lines,
+    queue,
+    queued_command,
+    result,
+    run,
+    run_bytes,
+    text,
+    texts,
+    thinking,
+    tool_result,
+    tool_use,
+    typed,
+    usage,
+    user,
 )
-from edgar.transcripts.claude_code import classify, is_sidechain_path, strip_elements
 
+from edgar.transcripts.claude_code import classify, is_sidechain_path, strip_elements
 
 # ----- markers (modern files) ---------------------------------------------------
 

@@ -6,14 +6,22 @@ import re
 import string
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("edgar.learning")
 
 from edgar.bus import Bus  # noqa: E402
 from edgar.events import ErrorRecord, ToolFinished  # noqa: E402
 from edgar.learning.error_facts import (  # noqa: E402
-    PROGRAM_MAX, REPEATS, TEMPLATES, UNSAFE, UNVOUCHED, ErrorFacts, key, template,
+    PROGRAM_MAX,
+    REPEATS,
+    TEMPLATES,
+    UNSAFE,
+    UNVOUCHED,
+    ErrorFacts,
+    key,
+    template,
 )
 from edgar.learning.experience import Experience  # noqa: E402
 from edgar.memory.store import MemoryStore  # noqa: E402

@@ -6,15 +6,26 @@ import json
 import statistics
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("edgar.learning")
 
 from edgar.bus import Bus  # noqa: E402
 from edgar.conversation import Usage
 from edgar.events import (
-    Attached, Event, ModelResponded, PromptTyped, QueueDelivered, SkillsActivated, TextDelta,
-    ToolFinished, ToolProposed, TurnFinished, TurnStarted, VerifyFinished,
+    Attached,
+    Event,
+    ModelResponded,
+    PromptTyped,
+    QueueDelivered,
+    SkillsActivated,
+    TextDelta,
+    ToolFinished,
+    ToolProposed,
+    TurnFinished,
+    TurnStarted,
+    VerifyFinished,
 )
 from edgar.learning import render  # noqa: E402
 from edgar.learning.experience import SAID, Experience, Recorder, Run, shape  # noqa: E402

@@ -6,8 +6,9 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
-from edgar.learning.learner import extract  # noqa: E402
 from support.labelled import SETS, load, score  # noqa: E402
+
+from edgar.learning.learner import extract  # noqa: E402
 
 
 @pytest.mark.parametrize("name", sorted(SETS))

@@ -6,13 +6,23 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("edgar.learning")
 
 from edgar.learning.experience import Run  # noqa: E402
 from edgar.learning.history import (  # noqa: E402
-    CAP, NAME, OLD, WORDS, History, condense, distill, entry, is_whole, split_entries,
+    CAP,
+    NAME,
+    OLD,
+    WORDS,
+    History,
+    condense,
+    distill,
+    entry,
+    is_whole,
+    split_entries,
 )
 
 

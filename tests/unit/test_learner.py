@@ -8,7 +8,13 @@ pytest.importorskip("edgar.learning")
 
 from edgar.bus import Bus  # noqa: E402
 from edgar.events import (  # noqa: E402
-    Attached, FactLearned, Notice, PromptTyped, TextDelta, ThinkingDelta, ToolProposed,
+    Attached,
+    FactLearned,
+    Notice,
+    PromptTyped,
+    TextDelta,
+    ThinkingDelta,
+    ToolProposed,
 )
 from edgar.learning.learner import DIRECTIVE, LONGEST, SHORTEST, Learner, extract  # noqa: E402
 from edgar.memory.store import MemoryStore  # noqa: E402

@@ -7,9 +7,10 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
+from support.messages import PAIRS, SETS, load, score, score_pairs  # noqa: E402
+
 from edgar.learning.hearing import heard  # noqa: E402
 from edgar.memory.subjects import replaces  # noqa: E402
-from support.messages import PAIRS, SETS, load, score, score_pairs  # noqa: E402
 
 
 @pytest.mark.parametrize("name", sorted(SETS))

@@ -9,7 +9,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from support.learning_reach import Reach, may_differ
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,10 +6,10 @@ import io
 import json
 
 import pytest
+from support.project import state_of
 
 from edgar.cli import memory_cmd
 from edgar.memory.store import MemoryStore, digest
-from support.project import state_of
 
 
 @pytest.fixture

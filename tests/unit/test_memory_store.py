@@ -8,7 +8,12 @@ from __future__ import annotations
 import pytest
 
 from edgar.memory.store import (
-    ACTIVE_FROM, PROVENANCES, MemoryStore, ReviewError, digest, normalise,
+    ACTIVE_FROM,
+    PROVENANCES,
+    MemoryStore,
+    ReviewError,
+    digest,
+    normalise,
 )
 
 
@@ -20,8 +25,8 @@ def store(tmp_path):
 
 
 def test_exactly_four_provenances_are_active():
-    assert ACTIVE_FROM == {"user-prompt", "error-template", "manual", "reviewed"}
-    assert PROVENANCES - ACTIVE_FROM == {"distilled", "imported", "user-prompt-implicit"}
+    assert {"user-prompt", "error-template", "manual", "reviewed"} == ACTIVE_FROM
+    assert {"distilled", "imported", "user-prompt-implicit"} == PROVENANCES - ACTIVE_FROM
 
 
 @pytest.mark.parametrize("provenance", sorted(PROVENANCES))

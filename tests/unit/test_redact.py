@@ -8,13 +8,23 @@ this file is a live credential.
 from __future__ import annotations
 
 import json
-import random
-import string
 
 import pytest
 
 from edgar.redact import FAMILIES, MARK, Redactor, looks_secret_name, redact, secret_values
-from tests.support.redact_samples import ALNUM, B64, DIG, HEX, LO, MAIN, SAMPLES, UP, URLSAFE, r, uuid  # noqa: F401
+from tests.support.redact_samples import (  # noqa: F401
+    ALNUM,
+    B64,
+    DIG,
+    HEX,
+    LO,
+    MAIN,
+    SAMPLES,
+    UP,
+    URLSAFE,
+    r,
+    uuid,
+)
 
 MAIN_SAMPLES = {k: v for k, v in SAMPLES.items() if k in MAIN or k in ("url-password",)}
 

@@ -11,12 +11,12 @@ import stat
 from pathlib import Path
 
 import pytest
+from support.project import state_of
 
 from edgar.core.project import ensure_state_dir
 from edgar.core.sessionlog import SessionLog
 from edgar.memory.store import MemoryStore
 from edgar.redact import Redactor
-from support.project import state_of
 
 pytest.importorskip("edgar.learning")
 

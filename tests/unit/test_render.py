@@ -5,15 +5,23 @@ from __future__ import annotations
 import io
 import re
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 
 from edgar.cli.mdstream import BlockSplitter
 from edgar.cli.render import PlainRenderer, RichRenderer, diff_preview, money, tool_line
 from edgar.conversation import Usage
 from edgar.events import (
-    ErrorRecord, ModelResponded, Notice, QueueDelivered, TextDelta, ToolFinished, ToolProposed,
-    TurnFinished, TurnStarted,
+    ErrorRecord,
+    ModelResponded,
+    Notice,
+    QueueDelivered,
+    TextDelta,
+    ToolFinished,
+    ToolProposed,
+    TurnFinished,
+    TurnStarted,
 )
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")

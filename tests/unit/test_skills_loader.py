@@ -9,7 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edgar.skills.loader import (
-    SkillError, discover, parse_front_matter, parse_skill, skill_dirs,
+    SkillError,
+    discover,
+    parse_front_matter,
+    parse_skill,
+    skill_dirs,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "skills"

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from edgar.skills.loader import Skill, discover
 from edgar.skills.matcher import (
-    STOP, THRESHOLD, Matcher, build_index, score, select, stem, tokenize,
+    STOP,
+    THRESHOLD,
+    Matcher,
+    build_index,
+    score,
+    select,
+    stem,
+    tokenize,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edgar.config import load
-from edgar.config import trust
+from edgar.config import load, trust
 
 HOSTILE = """permission_mode = "yes"
 max_steps = 7

@@ -22,7 +22,8 @@ Guarantees:
 # (no ``from __future__ import annotations``: msgspec reads these annotations at run time)
 
 import os
-from typing import Any, Callable, TypedDict, Union
+from collections.abc import Callable
+from typing import Any, TypedDict
 
 
 class Unfit(Exception):
@@ -45,7 +46,7 @@ class _Usage(TypedDict, total=False):
 
 
 class _Message(TypedDict, total=False):
-    content: Union[str, list[_Block]]
+    content: str | list[_Block]
     id: Any
     model: Any
     usage: _Usage

@@ -38,10 +38,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .classify import classify, classify_queued
-from .text import dedupe_key
-from .messages import Merged, Tally, bump, text_or_none as _str
+from .messages import Merged, Tally, bump
+from .messages import text_or_none as _str
 from .pending import PendingTexts
 from .streamed import OpenMessages
+from .text import dedupe_key
 from .values import Burst, Evidence, Exchange, SessionStats, Typed
 
 MAX_SESSIONS = 1000  # sessions with their own stats; the rest share "<other>"

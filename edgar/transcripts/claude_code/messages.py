@@ -22,7 +22,7 @@ from .values import Reply, SessionStats, Usage
 
 TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 # The field of a block that is kept, by block type; other blocks are not kept.
-_VALUE_KEY = {"text": "text", "thinking": "thinking", **{t: "name" for t in TOOL_BLOCKS}}
+_VALUE_KEY = {"text": "text", "thinking": "thinking", **dict.fromkeys(TOOL_BLOCKS, "name")}
 MAX_KINDS = 100  # distinct labels kept in a counter
 
 

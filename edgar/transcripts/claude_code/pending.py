@@ -17,8 +17,8 @@ Guarantees:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .values import Typed
 

@@ -21,8 +21,8 @@ Guarantees:
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path, PurePath
-from typing import Mapping
 
 LIMIT = 200  # longer names are cut and get a hash
 

@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import BinaryIO, Iterable, Iterator, Union
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO, Union
 
 from . import decode
 from .classify import Verdict, classify, classify_queued
@@ -56,8 +57,17 @@ from .lines import BLANK, MAX_LINE, bytes_digest, head_digest, raw_lines, read_l
 from .messages import bump
 from .text import dedupe_key, message_text, strip_elements
 from .values import (
-    Anomaly, Burst, Evidence, Exchange, Malformed, Reply, ScanMark, ScanResult,
-    SessionStats, Typed, Usage,
+    Anomaly,
+    Burst,
+    Evidence,
+    Exchange,
+    Malformed,
+    Reply,
+    ScanMark,
+    ScanResult,
+    SessionStats,
+    Typed,
+    Usage,
 )
 
 __all__ = [

@@ -22,9 +22,10 @@ Guarantees:
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable
 
-from .messages import Merged, text_or_none as _str
+from .messages import Merged
+from .messages import text_or_none as _str
 
 MAX_OPEN = 16  # assistant messages merged at once (siblings sit close together)
 _RECENT = 256  # finished message keys remembered, to ignore late siblings

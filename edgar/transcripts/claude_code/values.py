@@ -82,7 +82,7 @@ class Usage:
     cache_write: int = 0
     cache_read: int = 0
 
-    def max(self, other: "Usage") -> "Usage":
+    def max(self, other: Usage) -> Usage:
         # Streamed siblings repeat or grow the same counters: the largest is
         # the message's usage, a sum would double count.
         return Usage(
@@ -92,7 +92,7 @@ class Usage:
             max(self.cache_read, other.cache_read),
         )
 
-    def plus(self, other: "Usage") -> "Usage":
+    def plus(self, other: Usage) -> Usage:
         # Only for different messages (session totals).
         return Usage(
             self.input + other.input,
@@ -203,7 +203,7 @@ class ScanMark:
         return json.dumps(asdict(self), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "ScanMark":
+    def from_json(cls, text: str) -> ScanMark:
         """Parse a stored mark; keys it does not know are ignored (other versions).
 
         Raises ValueError when the text is not a mark at all.
