@@ -151,7 +151,7 @@ def save_allow_rule(user_config: Path, rule: str) -> str | None:
     if not ok or new is None:
         return f"could not edit {user_config} safely; add {rule!r} to [permissions] allow yourself"
     user_config.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(user_config, new)
+    atomic_write(user_config, new, new_mode=0o600)
     if len(text) == 0:
         os.chmod(user_config, 0o600)
     return None
