@@ -7,8 +7,8 @@ Guarantees:
   (personal). Each ``ClaudeFile`` says its scope; the two project files are origin
   ``project``: what in them runs code or widens permissions waits for ``edgar trust``
   (``edgar.config.trust`` digests both).
-- edgar honours ``hooks`` (``edgar.hooks.config``), ``permissions.allow``/``deny``/``ask``
-  (``edgar.tools.permission_config``) and ``env`` (``env_of``). ``$schema`` is metadata.
+- edgar honours ``hooks`` (``edgar.hooks.config``); ``rules_of`` and ``env_of`` read
+  ``permissions.allow``/``deny``/``ask`` and ``env``. ``$schema`` is metadata.
   Every other key is named by ``unhonoured`` with its file and line, once, so nothing a
   person set is dropped silently.
 - A file that cannot be read, is not JSON or is not an object is one located problem
@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 Scope = Literal["user", "project", "local"]
 PROJECT_FILES: tuple[str, ...] = (".claude/settings.json", ".claude/settings.local.json")
-HONOURED = ("hooks", "permissions", "env")
+HONOURED = ("hooks",)   # permissions and env: next (ADR-0079)
 METADATA = ("$schema",)
 PERMISSION_KINDS = ("allow", "deny", "ask")
 
@@ -121,13 +121,12 @@ def unhonoured(files: list[ClaudeFile]) -> list[str]:
     for file in files:
         keys = [k for k in file.data if k not in HONOURED and k not in METADATA]
         permissions = file.data.get("permissions")
-        if isinstance(permissions, dict):
+        if isinstance(permissions, dict) and "permissions" in HONOURED:
             keys += [f"permissions.{k}" for k in permissions if k not in PERMISSION_KINDS]
         if keys:
             shown = ", ".join(keys)
             out.append(f"{file.where(keys[0].split('.')[-1])}: edgar does not honour "
-                       f"{shown} (Claude Code's; edgar reads hooks, permissions.allow/deny/ask "
-                       "and env here)")
+                       f"{shown} (Claude Code's; edgar reads {', '.join(HONOURED)} here)")
     return out
 
 

@@ -166,7 +166,7 @@ def test_every_key_edgar_cannot_honour_is_named_once(tmp_path, home, env, projec
     assert out.returncode == 0, out.stderr
     lines = [line for line in out.stderr.splitlines() if "settings.json" in line]
     first = next(line for line in lines if "does not honour" in line)
-    for key in ("model", "statusLine", "outputStyle", "apiKeyHelper", "permissions.defaultMode"):
+    for key in ("model", "statusLine", "outputStyle", "apiKeyHelper"):
         assert key in first
     assert any("type 'http'" in line for line in lines)
     assert any("'async', 'statusMessage'" in line for line in lines)
