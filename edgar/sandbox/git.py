@@ -32,6 +32,7 @@ Guarantees (tests in tests/integration/test_edgar_git.py, against real repositor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -144,10 +145,8 @@ def _config_files(root: Path) -> list[Path]:
         if text.startswith("gitdir:"):
             gitdir = (root / text[len("gitdir:"):].strip()).resolve()
     common = gitdir
-    try:
+    with contextlib.suppress(OSError):
         common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
-    except OSError:
-        pass
     files = [common / "config", gitdir / "config.worktree"]
     modules = common / "modules"
     if modules.is_dir():
@@ -235,10 +234,8 @@ def git_sync(args: Sequence[str], *, root: Path, sandbox: Sandbox, input: bytes 
 
 def _kill_now(proc: subprocess.Popen[bytes]) -> None:
     # its process group; in a PID namespace the init dies with the reaper (PDEATHSIG)
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     proc.kill()
 
 
