@@ -191,6 +191,9 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           on_output: Callable[[str, str], None] | None = None,
           planner: Planner | None = None, echo: MessageSink | None = None,
           flag_rules: tuple[list[str], list[str]] = ([], [])) -> App:
+    from edgar.tools.committed import Baseline
+
+    baseline = Baseline.take(root)   # first: before a hook, a server or a command can commit
     project = open_project(root, settings)
     state = project.ensure_state()
     sid = session_id or new_id()
@@ -255,7 +258,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                       prompt=prompt, nested=nested, checkpoints=checkpoints,
                       display_output=on_output,   # a running command's output, as it comes
                       guard=hooks, waits=waits, transcript=_both(transcript, echo),
-                      planner=planner)
+                      planner=planner, baseline=baseline)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)
