@@ -385,6 +385,7 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
 
     if not any_configured(root, settings.mcp.servers):
         return None
+    from edgar.config.trust import lapse_reason
     from edgar.config.trust import trusted as project_trusted
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
@@ -398,7 +399,8 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                       call_timeout=mcp.call_timeout,
                       trust_read_only_hint=mcp.trust_read_only_hint,
                       max_message=mcp.max_message_bytes, confine=sandboxes,
-                      network=mcp.network, cache=cache_dir() / "mcp")
+                      network=mcp.network, cache=cache_dir() / "mcp",
+                      lapsed=lapse_reason(root))
 
 
 def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
@@ -409,6 +411,7 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
     when no hook is configured."""
     if not settings.hooks:
         return None
+    from edgar.config.trust import lapse_reason
     from edgar.config.trust import trusted as project_trusted
     from edgar.hooks.config import load_hooks
     from edgar.hooks.runner import Hooks
@@ -418,4 +421,5 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
         return None
     return Hooks(specs, root=root, session_id=session_id, publish=bus.publish,
                  trusted=project_trusted(root), permission_mode=mode,
-                 sandbox=sandbox, confine=sandboxes, transcript=transcript)
+                 sandbox=sandbox, confine=sandboxes, transcript=transcript,
+                 lapsed=lapse_reason(root))
