@@ -143,16 +143,20 @@ def open_project(root: Path, settings: Settings) -> Project:
 
 
 def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm | None,
-                    flag_rules: tuple[list[str], list[str]] = ([], [])) -> PermissionGate:
-    """The mode plus ``[permissions]`` rules and ``--allowedTools``/``--disallowedTools``
+                    flag_rules: tuple[list[str], list[str]] = ([], []),
+                    claude: list[ClaudeFile] | None = None,
+                    problems: list[str] | None = None) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules, Claude Code's ``permissions`` (``claude``, their
+    mistakes added to ``problems``) and ``--allowedTools``/``--disallowedTools``
     (``flag_rules``, already checked); an "always" rule is saved to the user config."""
-    from edgar.tools.permission_config import load_rules, save_allow_rule
+    from edgar.tools.permission_config import claude_rules, load_rules, save_allow_rule
     from edgar.tools.rules import parse_rules
 
     user_config = user_dir() / "config.toml"
     from edgar.config.trust import trusted
 
     rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
+    theirs = claude_rules(claude or [], lambda: trusted(root), [] if problems is None else problems)
     if rules.ignored:
         print(f"edgar: ignoring the project's [permissions] allow rules until you trust the "
               f"project (edgar trust): {', '.join(rules.ignored)}", file=sys.stderr)
@@ -164,8 +168,9 @@ def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm |
         return problem
 
     return PermissionGate(settings.permission_mode, confirm,
-                          allow=[*rules.allow, *parse_rules(flag_rules[0])],
-                          deny=[*rules.deny, *parse_rules(flag_rules[1])], root=root, save=save)
+                          allow=[*rules.allow, *theirs.allow, *parse_rules(flag_rules[0])],
+                          deny=[*rules.deny, *theirs.deny, *parse_rules(flag_rules[1])],
+                          ask=theirs.ask, root=root, save=save)
 
 
 class _Both:
@@ -239,7 +244,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
                        transcript_file, problems, claude)
     gate = permission_gate(root, settings, bus, hooks.notifying(confirm)
-                           if hooks is not None and confirm is not None else confirm, flag_rules)
+                           if hooks is not None and confirm is not None else confirm, flag_rules,
+                           claude, problems)
     transcript = None
     if hooks is not None:   # what a hook's transcript_path names, kept current
         from edgar.hooks.transcript import Transcript
