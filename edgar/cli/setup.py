@@ -51,6 +51,7 @@ from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
 if TYPE_CHECKING:
+    from edgar.config.claude_settings import ClaudeFile
     from edgar.hooks.runner import Hooks
     from edgar.mcp.manager import McpServers
     from edgar.sandbox.policy import Policy
@@ -139,16 +140,20 @@ def open_project(root: Path, settings: Settings) -> Project:
 
 
 def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm | None,
-                    flag_rules: tuple[list[str], list[str]] = ([], [])) -> PermissionGate:
-    """The mode plus ``[permissions]`` rules and ``--allowedTools``/``--disallowedTools``
+                    flag_rules: tuple[list[str], list[str]] = ([], []),
+                    claude: list[ClaudeFile] | None = None,
+                    problems: list[str] | None = None) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules, Claude Code's ``permissions`` (``claude``, their
+    mistakes added to ``problems``) and ``--allowedTools``/``--disallowedTools``
     (``flag_rules``, already checked); an "always" rule is saved to the user config."""
-    from edgar.tools.permission_config import load_rules, save_allow_rule
+    from edgar.tools.permission_config import claude_rules, load_rules, save_allow_rule
     from edgar.tools.rules import parse_rules
 
     user_config = user_dir() / "config.toml"
     from edgar.config.trust import trusted
 
     rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
+    theirs = claude_rules(claude or [], lambda: trusted(root), [] if problems is None else problems)
     if rules.ignored:
         print(f"edgar: ignoring the project's [permissions] allow rules until you trust the "
               f"project (edgar trust): {', '.join(rules.ignored)}", file=sys.stderr)
@@ -160,8 +165,9 @@ def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm |
         return problem
 
     return PermissionGate(settings.permission_mode, confirm,
-                          allow=[*rules.allow, *parse_rules(flag_rules[0])],
-                          deny=[*rules.deny, *parse_rules(flag_rules[1])], root=root, save=save)
+                          allow=[*rules.allow, *theirs.allow, *parse_rules(flag_rules[0])],
+                          deny=[*rules.deny, *theirs.deny, *parse_rules(flag_rules[1])],
+                          ask=theirs.ask, root=root, save=save)
 
 
 class _Both:
@@ -188,6 +194,9 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           on_output: Callable[[str, str], None] | None = None,
           planner: Planner | None = None, echo: MessageSink | None = None,
           flag_rules: tuple[list[str], list[str]] = ([], [])) -> App:
+    from edgar.tools.committed import Baseline
+
+    baseline = Baseline.take(root)   # first: before a hook, a server or a command can commit
     project = open_project(root, settings)
     state = project.ensure_state()
     sid = session_id or new_id()
@@ -225,13 +234,15 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     # broken server or hook entries (skipped), a retiring model: said at the start
     problems: list[str] = start_notes(provider, settings)
     problems += instruction_notes(root, Path.cwd(), user_dir())   # imports not followed
+    claude = claude_files(root, problems)   # Claude Code's settings files (ADR-0079)
     servers = mcp_servers(root, settings, bus, sid, tools, problems, sandboxes)
     transcript_file = sessions_dir(state) / "transcripts" / f"{sid}.jsonl"   # hooks only
     # the gate is made just below; a hook reads its mode only while the session runs
     hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
-                       transcript_file, problems)
+                       transcript_file, problems, claude)
     gate = permission_gate(root, settings, bus, hooks.notifying(confirm)
-                           if hooks is not None and confirm is not None else confirm, flag_rules)
+                           if hooks is not None and confirm is not None else confirm, flag_rules,
+                           claude, problems)
     transcript = None
     if hooks is not None:   # what a hook's transcript_path names, kept current
         from edgar.hooks.transcript import Transcript
@@ -252,7 +263,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                       prompt=prompt, nested=nested, checkpoints=checkpoints,
                       display_output=on_output,   # a running command's output, as it comes
                       guard=hooks, waits=waits, transcript=_both(transcript, echo),
-                      planner=planner)
+                      planner=planner, baseline=baseline)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)
@@ -379,6 +390,7 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
 
     if not any_configured(root, settings.mcp.servers):
         return None
+    from edgar.config.trust import lapse_reason
     from edgar.config.trust import trusted as project_trusted
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
@@ -392,24 +404,40 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                       call_timeout=mcp.call_timeout,
                       trust_read_only_hint=mcp.trust_read_only_hint,
                       max_message=mcp.max_message_bytes, confine=sandboxes,
-                      network=mcp.network, cache=cache_dir() / "mcp")
+                      network=mcp.network, cache=cache_dir() / "mcp",
+                      lapsed=lapse_reason(root))
+
+
+def claude_files(root: Path, problems: list[str]) -> list[ClaudeFile]:
+    """Claude Code's settings files of this person and project, lowest precedence first;
+    what edgar reads there but does not honour is added to ``problems`` (said at start)."""
+    from edgar.config.claude_settings import read_all, unhonoured
+    from edgar.paths import claude_dir
+
+    files = read_all(root, claude_dir(), problems)
+    problems += unhonoured(files)
+    return files
 
 
 def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
                mode: Callable[[], str], sandbox: SessionSandbox, sandboxes: Sandboxes,
-               transcript: Path, problems: list[str]) -> Hooks | None:
+               transcript: Path, problems: list[str],
+               claude: list[ClaudeFile] | None = None) -> Hooks | None:
     """User hooks (``edgar/hooks``): the session's guard around prompts, tool calls and
-    compaction, an ``after_stop`` for Stop hooks (ADR-0044, ADR-0100). Nothing is imported
-    when no hook is configured."""
-    if not settings.hooks:
+    compaction, an ``after_stop`` for Stop hooks (ADR-0044, ADR-0100), from edgar's config
+    and Claude Code's settings files (``claude``). Nothing is imported when no hook is
+    configured."""
+    if not settings.hooks and not any("hooks" in f.data for f in claude or []):
         return None
+    from edgar.config.trust import lapse_reason
     from edgar.config.trust import trusted as project_trusted
     from edgar.hooks.config import load_hooks
     from edgar.hooks.runner import Hooks
 
-    specs = load_hooks(root, user_dir(), settings.hooks, problems)
+    specs = load_hooks(root, user_dir(), settings.hooks, problems, claude)
     if not specs:
         return None
     return Hooks(specs, root=root, session_id=session_id, publish=bus.publish,
                  trusted=project_trusted(root), permission_mode=mode,
-                 sandbox=sandbox, confine=sandboxes, transcript=transcript)
+                 sandbox=sandbox, confine=sandboxes, transcript=transcript,
+                 lapsed=lapse_reason(root))

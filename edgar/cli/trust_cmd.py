@@ -1,15 +1,18 @@
 """``edgar trust [--show | --revoke]``, and the trust question at the start of a session.
 
 Guarantees:
-- ``edgar trust`` prints every setting in this project's ``.edgar/config.toml`` and
-  ``.mcp.json`` that runs code or widens permissions (key, value, what it does), and what
+- ``edgar trust`` prints every setting in this project's ``.edgar/config.toml``,
+  ``.mcp.json`` and Claude Code's ``.claude/settings.json`` and ``.claude/settings.local.json``
+  that runs code or widens permissions (key, value, what it does), and what
   its custom commands run (``!`cmd```) or allow (``allowed-tools``), then records the
-  SHA-256 of those files and command folders in the user dir; a later change needs trust
-  again.
+  SHA-256 of those files and command folders in the user dir, and of every project file
+  that config runs (a hook's script, an MCP server's source: ``edgar.config.runs``, listed
+  before it records); a later change to any of them needs trust again.
 - ``--show`` says whether the project is trusted, which file changed since, and what the
   files ask for; ``--revoke`` forgets the record. Neither changes anything else.
 - ``at_start``: the REPL asks once (``Trust it? [y/N]``; anything but y/yes is no);
-  ``-p`` and piped runs never ask and say in one stderr line which keys were ignored.
+  ``-p`` and piped runs never ask and say in one stderr line which keys were ignored, and
+  when trust lapsed, which files changed and to run ``edgar trust`` again.
 """
 
 from __future__ import annotations
@@ -20,13 +23,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from edgar.config import trust
+from edgar.config import runs, trust
 
 
 def run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="edgar trust", description=(
-        "Show what this project's .edgar/config.toml and .mcp.json would run or allow, and "
-        "trust it: a later change to either file needs trust again."))
+        "Show what this project's .edgar/config.toml, .mcp.json and .claude/settings*.json "
+        "would run or allow, and trust it: a later change to any of them needs trust again."))
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--show", action="store_true", help="show what is trusted; change nothing")
     group.add_argument("--revoke", action="store_true", help="forget this project's trust")
@@ -45,6 +48,7 @@ def run(argv: list[str]) -> int:
         return _show(root, wanted)
     print(f"edgar trust: {root}")
     _list(wanted, sys.stdout)
+    _list_runs(runs.find(root), sys.stdout)
     files = trust.trust(root)
     shown = ", ".join(f"{name} {digest[:12] if digest != 'absent' else '(absent)'}"
                       for name, digest in files.items())
@@ -60,6 +64,12 @@ def _list(wanted: list[trust.Held], out: TextIO) -> None:
         print(f"  {item.line()}", file=out)
 
 
+def _list_runs(found: dict[str, list[str]], out: TextIO) -> None:
+    """The project files that config runs: trusting it trusts them (ADR-0073)."""
+    for name, by in found.items():
+        print(f"  {name}: run by {', '.join(by)} (trusted as it is now)", file=out)
+
+
 def _show(root: Path, wanted: list[trust.Held]) -> int:
     entry = trust.record(root)
     if entry is None:
@@ -67,10 +77,10 @@ def _show(root: Path, wanted: list[trust.Held]) -> int:
     elif trust.trusted(root):
         print(f"trusted since {entry.get('at', '?')}: {root}")
     else:
-        print(f"trust lapsed (changed since {entry.get('at', '?')}: "
-              f"{', '.join(trust.changed(root))}): {root}")
+        print(f"{trust.lapse_reason(root)} (trusted {entry.get('at', '?')})")
     print("the project's config asks for:")
     _list(wanted, sys.stdout)
+    _list_runs(runs.find(root), sys.stdout)
     return 0
 
 
@@ -86,12 +96,18 @@ def at_start(root: Path, *, interactive: bool, ask: Callable[[str], str] = input
     held = trust.pending(root)
     if not held:
         return False
-    if not interactive:
-        keys = ", ".join(item.key for item in held)
-        print(f"edgar: ignoring untrusted project settings ({keys}); run `edgar trust` in "
-              f"{root} to allow them", file=err)
-        return False
     lapsed = trust.changed(root)
+    if not interactive:
+        keys = ", ".join(dict.fromkeys(
+            f"{item.file} {item.key}" if item.file.startswith(".claude/settings") else item.key
+            for item in held))
+        reason = trust.lapse_reason(root)
+        if reason:
+            print(f"edgar: {reason}; until then its settings are ignored ({keys})", file=err)
+        else:
+            print(f"edgar: ignoring untrusted project settings ({keys}); run `edgar trust` "
+                  f"in {root} to allow them", file=err)
+        return False
     why = f" (changed since you trusted it: {', '.join(lapsed)})" if lapsed else ""
     print(f"This project's config wants to run{why}:", file=err)
     _list(held, err)

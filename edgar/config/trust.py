@@ -9,13 +9,22 @@ own and always apply.
 Guarantees:
 - ``trusted(root)`` is True only when the user dir holds a record for this root whose
   SHA-256 of every file in ``TRUSTED_FILES`` and of every folder in ``TRUSTED_DIRS`` (absent
-  counts; a record made before a name was digested counts it absent) equals them now: any
-  change to them needs trust again.
+  counts; a record made before a name was digested counts it absent) equals them now, and
+  whose SHA-256 of every project file that config runs (``runs``: a hook's script, an MCP
+  server's source, a verify script, a command's ``!`` script; ``edgar.config.runs``) equals
+  them now, over the files named then and now, so a script that appears lapses it too:
+  any change to them needs trust again (ADR-0073). ``lapse_reason`` names the files.
+- ``covered(root)`` lists the files the record's config runs: the model's tools refuse
+  them and the sandbox holds them read-only while a record exists.
 - ``admit(root, data)`` returns the project layer without the gated keys when the project is
   not trusted; ``pending(root)`` lists what was held back (file, key, value, what it does).
 - The record (``trust.json`` in the user dir, mode 0600) is replaced atomically; a damaged
   one trusts nothing and is said to be damaged, never a traceback.
 - Pure but for reading the files and the record; no network, no model.
+
+Claude Code's project settings (``.claude/settings.json``, ``.claude/settings.local.json``)
+are trusted files too: their hooks run, their ``permissions.allow`` and ``env`` apply, only in
+a trusted project (ADR-0079).
 
 Custom command folders (``TRUSTED_DIRS``) are part of the digest: a project command's
 ``!`cmd``` runs, and its ``allowed-tools`` apply, only in a trusted project (ADR-0064).
@@ -32,20 +41,22 @@ import copy
 import hashlib
 import json
 import os
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from edgar.config import runs
+from edgar.config.runs import RUNS
 from edgar.tools.modes import UNASKED
 
-TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json")
+# Claude Code's project settings configure hooks that run, rules and variables (ADR-0079)
+TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json", ".claude/settings.json",
+                                  ".claude/settings.local.json")
 # custom command folders (cli/custom_commands.py): a body's !`cmd` runs, allowed-tools widen
 TRUSTED_DIRS: tuple[str, ...] = (".edgar/commands", ".claude/commands")
 RECORD = "trust.json"
-RUNS = re.compile(r"!`([^`\n]+)`")   # Claude Code's "run this first" in a command body
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,19 +186,59 @@ def record(root: Path) -> dict[str, Any] | None:
     return entry if isinstance(entry, dict) else None
 
 
+def _runs_now(root: Path, entry: dict[str, Any]) -> dict[str, str]:
+    """The digest now of every file the config runs now or ran when trusted."""
+    recorded = entry.get("runs")
+    names = set(runs.find(root)) | (set(recorded) if isinstance(recorded, dict) else set())
+    return runs.digests(root, names)
+
+
+def _lapsed(root: Path, entry: dict[str, Any] | None) -> list[str] | None:
+    """Names that differ from the record (None when there is no usable record)."""
+    if entry is None or not isinstance(entry.get("files"), dict):
+        return None
+    found = _same(entry["files"], digests(root))
+    if found:
+        return found   # the config itself changed: what it runs may be anything now
+    return _same(entry.get("runs"), _runs_now(root, entry))
+
+
 def trusted(root: Path) -> bool:
-    """Whether this project's config files are exactly the ones the person trusted."""
-    entry = record(root)
-    return (entry is not None and isinstance(entry.get("files"), dict)
-            and not _same(entry["files"], digests(root)))
+    """Whether this project's config files, and the project files they run, are exactly the
+    ones the person trusted."""
+    return _lapsed(root, record(root)) == []
 
 
 def changed(root: Path) -> list[str]:
-    """Trusted files that differ from what was trusted (empty when trusted or never trusted)."""
+    """Trusted files (config, or a file it runs) that differ from what was trusted (empty
+    when trusted or never trusted)."""
+    return _lapsed(root, record(root)) or []
+
+
+def lapse_reason(root: Path) -> str | None:
+    """One sentence saying why trust lapsed, naming the files, or None when it has not."""
     entry = record(root)
-    if entry is None or not isinstance(entry.get("files"), dict):
-        return []
-    return _same(entry["files"], digests(root))
+    names = _lapsed(root, entry)
+    if not names:
+        return None
+    assert entry is not None
+    if "runs" not in entry and not _same(entry["files"], digests(root)):
+        return (f"trust lapsed: edgar now covers the files this project's config runs "
+                f"({', '.join(names)}), which were not part of your trust; run `edgar trust` "
+                f"in {root} again")
+    return (f"trust lapsed: {', '.join(names)} changed since you trusted this project; run "
+            f"`edgar trust` in {root} again")
+
+
+def covered(root: Path) -> dict[str, list[str]]:
+    """The project files trusted config runs (from the record, so trust alone grants them
+    protection) -> what runs them; empty when the project was never trusted."""
+    entry = record(root)
+    recorded = entry.get("runs") if entry is not None else None
+    if not isinstance(recorded, dict) or not recorded:
+        return {}
+    now = runs.find(root)
+    return {name: now.get(name, ["trusted config"]) for name in sorted(recorded)}
 
 
 def _write_records(projects: dict[str, Any]) -> None:
@@ -201,13 +252,15 @@ def _write_records(projects: dict[str, Any]) -> None:
 
 
 def trust(root: Path) -> dict[str, str]:
-    """Record the files as they are now; returns their digests."""
+    """Record the config files and the project files they run as they are now; returns
+    their digests (the files it runs after the config files)."""
     projects = _load_records()[0]
     files = digests(root)
-    projects[_key(root)] = {"files": files, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ",
-                                                                time.gmtime())}
+    ran = runs.digests(root, runs.find(root))
+    projects[_key(root)] = {"files": files, "runs": ran,
+                            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     _write_records(projects)
-    return files
+    return {**files, **ran}
 
 
 def revoke(root: Path) -> bool:
@@ -293,7 +346,39 @@ def wanted(root: Path) -> list[Held]:
                                      *(spec.get("args") or [])] if x)
                 held.append(Held(".mcp.json", f"mcpServers.{name}", command,
                                  "starts this MCP server"))
-    return held + _commands_wanted(root)
+    return held + _claude_wanted(root) + _commands_wanted(root)
+
+
+def _claude_wanted(root: Path) -> list[Held]:
+    """What Claude Code's project settings files would run (hooks), allow (allow rules) or
+    pass to commands (env)."""
+    from edgar.config.claude_settings import paths, read_file
+
+    held: list[Held] = []
+    for scope, path in paths(root, root)[1:]:   # the project's two, not the user's
+        file = read_file(scope, path, [])   # the session reports a broken file
+        if file is None:
+            continue
+        name = file.name
+        hooks = file.data.get("hooks")
+        for event, groups in (hooks.items() if isinstance(hooks, dict) else ()):
+            for group in groups if isinstance(groups, list) else ():
+                handlers = group.get("hooks") if isinstance(group, dict) else None
+                for handler in handlers if isinstance(handlers, list) else ():
+                    if isinstance(handler, dict):
+                        what = handler.get("command", handler.get("url", handler))
+                        held.append(Held(name, f"hooks.{event}", what,
+                                         f"runs this on {event}"))
+        permissions = file.data.get("permissions")
+        allow = permissions.get("allow") if isinstance(permissions, dict) else None
+        if allow:
+            held.append(Held(name, "permissions.allow", allow,
+                             "lets these tool calls run without asking"))
+        env = file.data.get("env")
+        if env:
+            held.append(Held(name, "env", sorted(env) if isinstance(env, dict) else env,
+                             "sets these variables for every command"))
+    return held
 
 
 def _commands_wanted(root: Path) -> list[Held]:

@@ -28,7 +28,7 @@ Guarantees:
 - Nothing a hook prints becomes a ``PromptTyped``: its words reach the model only as a
   refusal reason or context, and the person as a Notice; neither is ever learned.
 - Project hooks run only when the project is trusted (one Notice says how many were
-  skipped); each hook runs in the session's sandbox, or in one with the network or more
+  skipped, and when trust lapsed, which file changed); each hook runs in the session's sandbox, or in one with the network or more
   writable directories when its entry opts in.
 """
 
@@ -70,8 +70,9 @@ class Hooks:
                  publish: Callable[[Event], None], trusted: bool,
                  permission_mode: Callable[[], str] = lambda: "ask",
                  sandbox: Confinement | None = None, confine: Confine | None = None,
-                 transcript: Path | None = None):
+                 transcript: Path | None = None, lapsed: str | None = None):
         self.sandbox, self.confine = sandbox, confine
+        self.lapsed = lapsed   # why trust lapsed (a file changed), said instead of "not trusted"
         self.root, self.session_id, self.publish = root, session_id, publish
         self.permission_mode = permission_mode
         self.transcript = transcript
@@ -312,9 +313,10 @@ class Hooks:
             await asyncio.gather(*list(self.pending), return_exceptions=True)
 
     def begin(self, resumed: bool = False) -> None:
-        if self.skipped:  # said when the session runs, so its renderer is listening
-            self._say("warning", f"hooks: {self.skipped} project hook(s) not run: the project "
-                      "is not trusted; `edgar trust` trusts it")
+        if self.skipped:  # at the work's first pause: -p's printer subscribes as it starts
+            why = self.lapsed or "the project is not trusted; `edgar trust` trusts it"
+            asyncio.get_running_loop().call_soon(
+                self._say, "warning", f"hooks: {self.skipped} project hook(s) not run: {why}")
         source = "resume" if resumed else "startup"
         self._schedule("SessionStart", self._payload("SessionStart", source=source), (source,),
                        keep_context=True)

@@ -32,6 +32,7 @@ from edgar.events import (
     VerifyFinished,
 )
 from edgar.learning import rollup
+from edgar.learning.redaction import redact as default_redact
 from edgar.storage.db import DB
 
 SAID = 400
@@ -90,7 +91,7 @@ class Recorder:
     """Subscriber: builds a ``Run`` per depth-0 turn and hands it to each sink when it ends."""
 
     def __init__(self, sinks: Iterable[Callable[[Run], object]],   # what a sink returns is unused
-                 redact: Callable[[str], str] = lambda s: s) -> None:
+                 redact: Callable[[str], str] = default_redact) -> None:
         self.sinks = list(sinks)
         self.redact = redact
         self.started_model = ""        # the model the open turn started on (TurnStarted)
@@ -231,7 +232,7 @@ class Experience(DB):
 
     SCHEMA = rollup.SCHEMA
 
-    def __init__(self, path, redact: Callable[[str], str] = lambda s: s) -> None:
+    def __init__(self, path, redact: Callable[[str], str] = default_redact) -> None:
         super().__init__(path)
         self.redact = redact
 

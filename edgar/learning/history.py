@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from edgar.learning.redaction import redact as default_redact
+
 if sys.platform == "win32":  # pragma: no cover - no flock there: single process only
     fcntl = None
 else:
@@ -48,7 +50,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def entry(run, redact: Callable[[str], str] = lambda s: s) -> str:
+def entry(run, redact: Callable[[str], str] = default_redact) -> str:
     """The six lines (and the blank separator) for one finished run."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started))
     # a name of only whitespace would fold to nothing and leave "- files:" without its value
@@ -88,7 +90,7 @@ def split_entries(text: str) -> list[str]:
 class History:
     """Appends entries to ``state/history.md``; reads them back across the rotation."""
 
-    def __init__(self, state: Path, redact: Callable[[str], str] = lambda s: s,
+    def __init__(self, state: Path, redact: Callable[[str], str] = default_redact,
                  cap: int = CAP) -> None:
         self.state = Path(state)
         self.path = self.state / NAME

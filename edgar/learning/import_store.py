@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from edgar.core.project import Project
+from edgar.learning.redaction import redact as default_redact
 from edgar.storage.db import DB
 from edgar.transcripts.claude_code.projects import project_of
 from edgar.transcripts.claude_code.values import Exchange, ScanMark, ScanResult, Typed
@@ -119,7 +120,7 @@ def _cut(text: str, limit: int, redact: Callable[[str], str]) -> str:
     return redact(text[:2 * limit])[:limit]
 
 
-def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = lambda s: s) -> Run:
+def to_run(ex: Exchange, fallback: float, redact: Callable[[str], str] = default_redact) -> Run:
     """An exchange as a telemetry row: the person's words, tools, tokens, cost."""
     from edgar.conversation import Usage
     from edgar.learning.experience import SAID, Run

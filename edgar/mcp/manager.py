@@ -62,11 +62,11 @@ class McpServers:
                  startup_timeout: float = 15.0, call_timeout: float = 120.0,
                  trust_read_only_hint: bool = False, confine: Confine | None = None,
                  network: bool = False, cache: Path | None = None,
-                 max_message: int = 64 << 20):
+                 max_message: int = 64 << 20, lapsed: str | None = None):
         self.confine, self.network, self.cache = confine, network, cache
         self.max_message = max_message
         self.root, self.tools, self.publish, self.session_id = root, tools, publish, session_id
-        self.trusted = trusted
+        self.trusted, self.lapsed = trusted, lapsed   # lapsed: why trust lapsed, if it did
         self.startup_timeout, self.call_timeout = startup_timeout, call_timeout
         self.trust_read_only_hint = trust_read_only_hint
         self.servers = {s.name: ServerState(s) for s in specs}
@@ -95,9 +95,9 @@ class McpServers:
             if server.spec.origin == "project" and not self.trusted:
                 server.state = "untrusted"
                 server.detail = "the project is not trusted (edgar trust)"
+                why = self.lapsed or "the project is not trusted; `edgar trust` trusts it"
                 self._say("warning", f'mcp: project server "{server.spec.name}" '
-                          f"({server.spec.where}) not started: the project is not trusted; "
-                          "`edgar trust` trusts it")
+                          f"({server.spec.where}) not started: {why}")
                 continue
             todo.append(server)
         if todo:

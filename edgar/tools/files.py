@@ -26,8 +26,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
-from pydantic import Field
-
+from edgar.declared import Field
 from edgar.tools import beneath
 from edgar.tools.base import (
     Tool,
@@ -150,20 +149,23 @@ def save(root: Path, path: Path, shown: str, text: str) -> None:
         raise ToolFailure("denied", f"{shown}: {exc.reason}") from None
 
 
-def atomic_write(path: Path, text: str) -> None:
-    import tempfile  # here, not at the top: it pulls in random and shutil, start-up time
-
+def atomic_write(path: Path, text: str, new_mode: int = 0o666) -> None:
+    """Replace ``path`` atomically: an existing file keeps its mode, a new one gets
+    ``new_mode`` less the umask — 0666 for the ``write`` tool, like any editor (a temp file
+    from ``mkstemp`` would leave it 0600)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 new_mode)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-        if mode is not None:
-            os.chmod(tmp, mode)
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
+        if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
 

@@ -158,3 +158,41 @@ def test_existing_files_are_tightened_on_open(tmp_path: Path) -> None:
     assert mode(state) == 0o700
     for name in ("memory.db", "history.md", "input_history", "sessions/old.jsonl"):
         assert mode(state / name) == 0o600, name
+
+
+def test_learning_stores_given_no_redactor_still_redact(tmp_path: Path) -> None:
+    """No learning store defaults to the identity (issue 21, smaller items): one built without
+    a redactor uses edgar's own, so a caller that forgets one still writes no secret."""
+    from edgar.bus import Bus
+    from edgar.events import Event, PromptTyped, TextDelta, TurnFinished, TurnStarted
+    from edgar.learning.experience import Recorder
+    from edgar.learning.history import entry
+    from edgar.learning.import_store import to_run
+    from edgar.transcripts.claude_code.values import Exchange, Typed
+
+    state = ensure_state_dir(tmp_path)
+    typed = f"deploy with token_{GHP} and {AKIA}"
+    assert GHP not in entry(Run(asked=[typed], said=typed, files=[f"{GHP}.txt"]))
+    History(state).append(Run(asked=[typed], said=typed, files=[f"{AKIA}.txt"]))
+    with Experience(state / "experience.db") as experience:
+        experience.record(Run(session_id="s1", turn_id="t1", asked=[typed], said=typed,
+                              files=[f"{GHP}.txt"], project=f"/p/{AKIA}"))
+    question = Typed(file="/x/s.jsonl", line=1, session_id="s2", timestamp=None,
+                     source="typed", text=typed)
+    imported = to_run(Exchange(file="/x/s.jsonl", session_id="s2", line=1, question=question,
+                               followups=(), replies=(), evidence=(), tool_results=0,
+                               end_line=1), 0.0)
+    assert GHP not in " ".join(imported.asked) and AKIA not in " ".join(imported.asked)
+
+    runs: list[Run] = []
+    bus = Bus()
+    bus.subscribe(Event, Recorder([runs.append]))
+    bus.publish(PromptTyped(text="hi", session_id="s3"))
+    bus.publish(TurnStarted(session_id="s3", turn_id="t1"))
+    bus.publish(TextDelta(text=typed, session_id="s3", turn_id="t1"))
+    bus.publish(TurnFinished(outcome="ok", duration=1.0, session_id="s3", turn_id="t1"))
+    [run] = runs
+    assert run.said and GHP not in run.said and AKIA not in run.said
+    assert GHP.encode() not in everything(state) and AKIA.encode() not in everything(state)
+    rows = list(sqlite3.connect(state / "experience.db").iterdump())
+    assert not any(GHP in row or AKIA in row for row in rows)

@@ -1,0 +1,229 @@
+"""Which project files the project's own config runs: the scripts trust covers (ADR-0073).
+
+A trusted hook ``python .claude/hooks/guard.py``, an MCP server ``python tools/server.py``, a
+``verify.command = "sh ci/check.sh"`` or a custom command's ``!`./scripts/x``` runs a file of
+the project; trusting the config is trusting that file too, so ``edgar.config.trust`` digests
+it and the model's tools and sandboxed commands may not change it.
+
+Guarantees:
+- ``find(root)`` reads the project's config files as they are now (``.edgar/config.toml``'s
+  ``[[hooks.EVENT]]``, ``[mcp.servers.NAME]`` and ``verify.command``; ``.mcp.json``;
+  ``.claude/settings.json`` and ``settings.local.json`` hooks in Claude Code's shape; the
+  ``!`cmd``` lines of ``.edgar/commands`` and ``.claude/commands``) and returns every project
+  file a command there names, each with what names it (``PreToolUse hook``, ``MCP server
+  tools``). A file that cannot be read or parsed names nothing (the loaders say what is wrong).
+- ``words(root, …)`` is the rule, pure but for ``stat``: every word of a command (shell words
+  for a command string, split on ``; | && ||`` too; each item of an exec-form list), and the
+  part after ``=`` of ``--opt=x`` / ``VAR=x``, with ``$CLAUDE_PROJECT_DIR``/``${…}`` and
+  ``$EDGAR_PROJECT_DIR`` as the root, that is a regular file (a link counts, through it) whose
+  real path lies beneath the root. Words resolve against the root, where these commands run;
+  ``python -m pkg.mod`` names pkg/mod.py (or pkg/mod/__main__.py), ``python pkg`` its
+  pkg/__main__.py. Conservative: a data file a command names (``--rules rules.json``) counts,
+  since it changes what the command does; a directory, a word resolved after ``cd``, and what a
+  named script imports or reads itself are not found (said in docs/sandbox.md).
+- ``digest(root, name)`` is the SHA-256 of the file's bytes, ``absent`` when it is missing
+  (or no longer a regular file), ``link …`` folded in when the name is a symbolic link, so
+  pointing a link elsewhere changes it too. Streamed; never raises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+CLAUDE_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
+COMMAND_DIRS = (".edgar/commands", ".claude/commands")
+ROOT_VARS = re.compile(r"\$\{(?:CLAUDE|EDGAR)_PROJECT_DIR\}|\$(?:CLAUDE|EDGAR)_PROJECT_DIR\b")
+ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+RUNS = re.compile(r"!`([^`\n]+)`")   # Claude Code's "run this first" in a command body
+PYTHONS = re.compile(r"^python[0-9.]*$")
+
+
+def _root_vars(text: str, root: Path) -> str:
+    return ROOT_VARS.sub(lambda _: str(root), text)
+
+
+def shell_words(command: str) -> list[str]:
+    """The words of a shell command (quotes removed, operators apart); a command that does
+    not parse (an open quote) falls back to its whitespace-separated pieces."""
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        return list(lexer)
+    except ValueError:
+        return command.split()
+
+
+def _beneath(path: str, root: str) -> bool:
+    return path.startswith(root.rstrip("/") + "/")
+
+
+def _candidates(argv: list[str]) -> Iterator[str]:
+    """Each word, the value of ``x=value``, and the module of ``python -m mod`` as a path."""
+    for i, word in enumerate(argv):
+        if not word:
+            continue
+        yield word
+        if "=" in word:
+            yield word.split("=", 1)[1]
+        if word == "-m" and i > 0 and PYTHONS.match(os.path.basename(argv[i - 1])) \
+                and i + 1 < len(argv):
+            module = argv[i + 1].replace(".", "/")
+            yield f"{module}.py"
+            yield f"{module}/__main__.py"
+        elif PYTHONS.match(os.path.basename(argv[i - 1] if i else "")) and not word.startswith("-"):
+            yield f"{word}/__main__.py"   # python pkg runs pkg/__main__.py
+
+
+def words(root: Path, argv: Iterable[str]) -> list[str]:
+    """The project files (relative to ``root``, ``/``-separated) that ``argv`` names."""
+    real_root = os.path.realpath(root)
+    found: list[str] = []
+    for word in _candidates([_root_vars(w, root) for w in argv]):
+        word = os.path.expanduser(word) if word.startswith("~") else word
+        if "\0" in word:
+            continue
+        lexical = os.path.normpath(word if os.path.isabs(word) else os.path.join(root, word))
+        for base in (os.path.normpath(str(root)), real_root):
+            if _beneath(lexical, base):
+                rel = os.path.relpath(lexical, base)
+                break
+        else:
+            continue
+        try:
+            if not os.path.isfile(lexical) or not _beneath(os.path.realpath(lexical), real_root):
+                continue
+        except (OSError, ValueError):
+            continue
+        name = Path(rel).as_posix()
+        if name not in found:
+            found.append(name)
+    return found
+
+
+def command_files(root: Path, command: str, args: Iterable[str] | None = None) -> list[str]:
+    """The project files one configured command runs: shell form, or exec form with ``args``."""
+    argv = [command, *args] if args is not None else shell_words(command)
+    return words(root, argv)
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    return data
+
+
+def _json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _strings(value: Any) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+def _expand(text: str) -> str:
+    """``${VAR}``/``${VAR:-default}`` as an MCP entry expands them (an unset one stays)."""
+    def one(match: re.Match[str]) -> str:
+        value = os.environ.get(match.group(1))
+        if match.group(2) is not None and not value:
+            return match.group(2)
+        return value if value is not None else match.group(0)
+
+    return ENV_VAR.sub(one, text)
+
+
+def commands(root: Path) -> Iterator[tuple[str, str, list[str] | None]]:
+    """(what names it, command, exec-form args or None) for every command the project's own
+    config files would run."""
+    config = _toml(root / ".edgar" / "config.toml")
+    hooks = config.get("hooks")
+    for event, entries in (hooks.items() if isinstance(hooks, dict) else ()):
+        for entry in entries if isinstance(entries, list) else ():
+            if isinstance(entry, dict) and isinstance(entry.get("command"), str):
+                yield f"{event} hook", entry["command"], _strings(entry.get("args"))
+    mcp = config.get("mcp")
+    servers = mcp.get("servers") if isinstance(mcp, dict) else None
+    yield from _servers(servers, (lambda s: s))
+    verify = config.get("verify")
+    if isinstance(verify, dict) and isinstance(verify.get("command"), str):
+        yield "verify.command", verify["command"], None
+    yield from _servers(_json(root / ".mcp.json").get("mcpServers"), _expand)
+    for name in CLAUDE_SETTINGS:
+        table = _json(root / name).get("hooks")
+        for event, groups in (table.items() if isinstance(table, dict) else ()):
+            for group in groups if isinstance(groups, list) else ():
+                handlers = group.get("hooks") if isinstance(group, dict) else None
+                for handler in handlers if isinstance(handlers, list) else ():
+                    if isinstance(handler, dict) and isinstance(handler.get("command"), str):
+                        yield (f"{event} hook", handler["command"],
+                               _strings(handler.get("args")))
+    for folder in COMMAND_DIRS:
+        for path in _markdown(root / folder):
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            for line in RUNS.findall(text):
+                yield f"/{path.stem}", line, None
+
+
+def _servers(servers: Any, expand: Callable[[str], str]) -> Iterator[tuple[str, str, list[str] | None]]:
+    for name, entry in (servers.items() if isinstance(servers, dict) else ()):
+        if isinstance(entry, dict) and isinstance(entry.get("command"), str):
+            args = _strings(entry.get("args")) or []
+            yield (f"MCP server {name}", expand(entry["command"]), [expand(a) for a in args])
+
+
+def _markdown(directory: Path) -> list[Path]:
+    try:
+        return sorted(p for p in directory.rglob("*.md") if p.is_file())
+    except OSError:
+        return []
+
+
+def find(root: Path) -> dict[str, list[str]]:
+    """Every project file the project's config runs -> what runs it (sorted by name)."""
+    out: dict[str, list[str]] = {}
+    for by, command, args in commands(root):
+        for name in command_files(root, command, args):
+            if by not in out.setdefault(name, []):
+                out[name].append(by)
+    return dict(sorted(out.items()))
+
+
+def digest(root: Path, name: str) -> str:
+    """SHA-256 of the file ``name`` (relative to root) now, ``absent`` when it is not one."""
+    path = root / name
+    try:
+        link = os.readlink(path) if path.is_symlink() else None
+        if not path.is_file():
+            return "absent"
+        with path.open("rb") as handle:
+            body = hashlib.file_digest(handle, "sha256").hexdigest()
+    except FileNotFoundError:
+        return "absent"
+    except OSError as exc:
+        return f"unreadable: {exc.strerror}"
+    if link is None:
+        return body
+    return hashlib.sha256(f"link {link}\0{body}".encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def digests(root: Path, names: Iterable[str]) -> dict[str, str]:
+    return {name: digest(root, name) for name in sorted(set(names))}

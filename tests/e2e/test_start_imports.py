@@ -1,0 +1,96 @@
+"""What an ``edgar`` start pays for, checked on the real command (issue 26 item 1): the work a
+start does not need is never done. Each test proves it can fail with the same fake turned the
+other way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.project import edgar_env, make_project, run_edgar, write_script
+
+# A pydantic plugin, as a distribution would install one: an entry point in the ``pydantic``
+# group. Loading it leaves a mark, so a start that scans the entry points is seen.
+PLUGIN = '''
+import os
+from pathlib import Path
+
+Path(os.environ["PLUGIN_MARK"]).write_text("loaded")
+
+
+class Plugin:
+    def new_schema_validator(self, *args, **kwargs):
+        return None, None, None
+
+
+plugin = Plugin()
+'''
+
+
+@pytest.fixture
+def plugin_site(tmp_path: Path) -> Path:
+    site = tmp_path / "site"
+    dist = site / "spy_plugin-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (site / "spy_plugin.py").write_text(PLUGIN)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: spy-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[pydantic]\nspy = spy_plugin:plugin\n")
+    return site
+
+
+@pytest.mark.parametrize("setting, loaded", [(None, False), ("", True)])
+def test_a_start_never_scans_for_pydantic_plugins(tmp_path, plugin_site, setting, loaded):
+    # pydantic's plugin loader reads every installed distribution's entry points the first
+    # time a model is built (~40 ms of CPU): edgar uses no plugin, so it is switched off with
+    # pydantic's own variable; a person who sets it (here to "") gets plugins back.
+    project = make_project(tmp_path / "proj")
+    script = write_script(tmp_path / "s.jsonl", [
+        {"tool_calls": [{"name": "shell", "input": {"command": "true"}}]}, {"text": "done"}])
+    mark = tmp_path / "mark"
+    env = edgar_env(tmp_path / "home", PLUGIN_MARK=str(mark))
+    env["PYTHONPATH"] = f"{plugin_site}:{env['PYTHONPATH']}"
+    env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    if setting is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = setting
+    out = run_edgar(["-p", "go", "--model", f"scripted:{script}", "--permission-mode", "yes",
+                     "--no-history"], project, env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "done"
+    assert mark.exists() is loaded
+
+
+def _imported(importtime: str) -> set[str]:
+    """The modules ``python -X importtime`` reported importing."""
+    return {line.rsplit("|", 1)[1].strip() for line in importtime.splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
+def test_a_warm_start_sends_its_first_request_without_pydantic(tmp_path):
+    # Settings (settings-cache.json) and the tools' JSON Schemas (tool-schemas.json) come from
+    # what pydantic made on the first start (ADR-0081); the second start imports no pydantic
+    # at all for a turn that calls no tool, and sends the very same request.
+    import subprocess
+    import sys
+
+    from support.sse_server import SSEServer, stream
+
+    project = make_project(tmp_path / "proj")
+    (tmp_path / "home").mkdir()
+    with SSEServer() as server:
+        env = edgar_env(tmp_path / "home", ANTHROPIC_API_KEY="sk-ant-test",
+                        ANTHROPIC_BASE_URL=server.url)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        seen = []
+        for _ in range(2):
+            server.anthropic(stream("anthropic_text"))
+            out = subprocess.run([sys.executable, "-X", "importtime", "-m", "edgar", "-p", "hi",
+                                  "--model", "anthropic:claude-sonnet-4-5", "--no-history"],
+                                 cwd=project, env=env, capture_output=True, text=True,
+                                 timeout=60, stdin=subprocess.DEVNULL)
+            assert out.returncode == 0, out.stderr[-2000:]
+            assert out.stdout.strip() == "Hello, world!"
+            seen.append({m for m in _imported(out.stderr) if m.split(".")[0] == "pydantic"})
+        first, second = server.bodies()
+    assert "pydantic" in seen[0]      # the cold start: pydantic validated, and is seen here
+    assert seen[1] == set()
+    assert second["tools"] == first["tools"] and second["system"] == first["system"]
