@@ -16,6 +16,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -88,10 +89,8 @@ class App:
             return await work
         finally:
             for close in reversed(self.async_closers):
-                try:
+                with contextlib.suppress(Exception):
                     await close()
-                except Exception:
-                    pass
 
     @property
     def root(self) -> Path:
@@ -111,10 +110,8 @@ class App:
 
     def close(self) -> None:
         for close in reversed(self.closers):
-            try:
+            with contextlib.suppress(Exception):
                 close()
-            except Exception:
-                pass
 
 
 def load_learning() -> ModuleType | None:
@@ -198,6 +195,9 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           on_output: Callable[[str, str], None] | None = None,
           planner: Planner | None = None, echo: MessageSink | None = None,
           flag_rules: tuple[list[str], list[str]] = ([], [])) -> App:
+    from edgar.tools.committed import Baseline
+
+    baseline = Baseline.take(root)   # first: before a hook, a server or a command can commit
     claude_problems: list[str] = []   # said at start with the others
     claude = claude_files(root, claude_problems)   # Claude Code's settings files (ADR-0079)
     set_env = settings_env(root, claude, claude_problems)
@@ -267,7 +267,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                       prompt=prompt, nested=nested, checkpoints=checkpoints,
                       display_output=on_output,   # a running command's output, as it comes
                       guard=hooks, waits=waits, transcript=_both(transcript, echo),
-                      planner=planner)
+                      planner=planner, baseline=baseline)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)
