@@ -333,3 +333,43 @@ def follow(pattern: str, keywords: list[str], flags: int = re.ASCII) -> str | No
     if chars & _NON_ASCII:
         chars = (chars - _NON_ASCII) | {ord("?")}
     return "".join(map(chr, sorted(_cased(chars))))
+
+
+def _always_group(items: Items, gid: int):
+    """Group `gid` when every match holds it (nested in groups only, never in a branch or a
+    repeat), else None."""
+    for op, av in items:
+        if op is C.SUBPATTERN:
+            if av[0] == gid:
+                return av[3]
+            found = _always_group(av[3].data, gid)
+            if found is not None:
+                return found
+    return None
+
+
+MIN_BODY = 8  # the fewest characters after a fixed prefix that make a minted token
+MIN_PREFIX = 3  # `00` or `b_` is no prefix a token family is known by
+
+
+def fixed_prefix(pattern: str, group: int = 0, flags: int = re.ASCII) -> int:
+    """For a token of a fixed prefix and a fixed length: the length of the shortest literal
+    its secret starts with; 0 for any other pattern. The secret is what `edgar.redact.upstream`
+    takes: group `group`, else the only group, else the whole match; it must be in every match,
+    start with fixed text of `MIN_PREFIX` characters or more (`ghp_`, `AKIA|ASIA|…`), have
+    one width, and hold at least `MIN_BODY` characters after that text. Such a token's body is minted, not written: an
+    entropy gate on it only loses secrets (`ghp_` + a short pattern repeated)."""
+    parsed = sp.parse(pattern, flags)
+    groups = parsed.state.groups - 1
+    if group == 0 and groups > 1:
+        return 0  # the first group that matched is the secret: no one shape to speak of
+    gid = group or groups
+    sub = parsed.data if gid == 0 else _always_group(parsed.data, gid)
+    if sub is None:
+        return 0
+    lo, hi = sp.SubPattern(sp.State(), list(sub)).getwidth()
+    lead = _lead(list(sub))
+    if lead == {""} or lo != hi:
+        return 0
+    size = min(map(len, lead))
+    return size if size >= MIN_PREFIX and lo - size >= MIN_BODY else 0

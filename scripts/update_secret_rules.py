@@ -28,6 +28,10 @@ What the script guarantees:
   first and last branches: upstream's global ``(?i)^true|false|null$`` allows every secret with
   ``false`` anywhere in it (a JWT followed by ``/FALSE``). Such a pattern becomes
   ``^(?:a|b|c)$``, the reading its author meant; recorded in the table (``anchored``).
+* **Fixed-prefix, fixed-length tokens are marked** (``prefix``: the length of the literal their
+  secret starts with, ``secret_literals.fixed_prefix``; 0 for any other rule): edgar runs no
+  entropy gate on them, only a placeholder check (ADR 0089). ``--rekey`` derives it again in
+  the committed table, without the upstream file.
 * **Rules that need a file path are kept out.** edgar redacts text, not files: rules scoped
   to a path, and allowlists that only apply to paths, are listed under ``skipped``.
 """
@@ -42,6 +46,8 @@ import sys
 import tomllib
 from pathlib import Path
 from typing import Any
+
+from secret_literals import fixed_prefix
 
 OUT = Path(__file__).resolve().parent.parent / "edgar" / "redact" / "gitleaks_rules.json"
 NP_OUT = OUT.with_name("noseyparker_rules.json")
@@ -337,6 +343,7 @@ def build(config: dict[str, Any], commit: str, sha256: str) -> tuple[dict[str, A
             "entropy": r.get("entropy", 0),
             "secret_group": r.get("secretGroup", 0),
             "glued": glued,
+            "prefix": fixed_prefix(py, r.get("secretGroup", 0), FLAGS),
             "allowlists": lists,
             **({"path_allowlists_dropped": dropped} if dropped else {}),
         })
@@ -367,16 +374,38 @@ def dump(table: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n]}\n"
 
 
+def rekey(table: dict[str, Any]) -> dict[str, Any]:
+    """The table with every rule's derived field (`prefix`) derived again from its pattern: what
+    a refresh at the same commit would write, without the upstream file."""
+    keep = ("id", "regex", "keywords", "entropy", "secret_group", "glued")
+    rules = []
+    for r in table["rules"]:
+        head = {k: r[k] for k in keep}
+        rules.append({**head, "prefix": fixed_prefix(r["regex"], r["secret_group"], FLAGS),
+                      **{k: v for k, v in r.items() if k not in (*keep, "prefix")}})
+    return {**table, "rules": rules}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("toml", type=Path, help="gitleaks' config/gitleaks.toml at a known commit")
-    parser.add_argument("--commit", required=True, help="the upstream commit the file was taken from")
+    parser.add_argument("toml", type=Path, nargs="?", help="gitleaks' config/gitleaks.toml at a known commit")
+    parser.add_argument("--commit", help="the upstream commit the file was taken from")
+    parser.add_argument("--rekey", action="store_true",
+                        help="derive the derived fields (prefix) of the table at --out again, in place")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--noseyparker", type=Path, metavar="DIR",
                         help="a Nosey Parker tree (NOTICE, crates/noseyparker/data/default/builtin/)")
     parser.add_argument("--np-commit", help="the Nosey Parker commit DIR was taken from")
     parser.add_argument("--np-out", type=Path, default=NP_OUT)
     args = parser.parse_args(argv)
+    if args.rekey:
+        table = json.loads(args.out.read_text("utf-8"))
+        args.out.write_text(dump(rekey(table)), encoding="utf-8")
+        print(f"rekeyed {len(table['rules'])} rules in {args.out}"
+              f" ({sum(bool(r['prefix']) for r in rekey(table)['rules'])} with a fixed prefix and length)")
+        return 0
+    if args.toml is None or args.commit is None:
+        parser.error("a gitleaks.toml and --commit are needed (or --rekey)")
     if args.noseyparker and not re.fullmatch(r"[0-9a-f]{40}", args.np_commit or ""):
         print(f"--np-commit: expected 40 hex digits, got {args.np_commit!r}", file=sys.stderr)
         return 2

@@ -29,10 +29,10 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
+from edgar.config.cache import SettingsCache
+from edgar.declared import ConfigDict, Field, Model, model_validator
 from edgar.paths import user_dir
 from edgar.tools.modes import PermissionMode
 
@@ -40,8 +40,14 @@ DAY = 86_400.0  # seconds: the longest any single timeout may be
 MILLION = 1_000_000
 
 
-class _Section(BaseModel):
-    """Closed (unknown keys are errors), strict, validated on assignment too."""
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+
+class _Section(Model):
+    """Closed (unknown keys are errors), strict, validated on assignment too. Declared, not
+    built: pydantic builds and runs the validating model only when something is to be checked
+    (edgar.declared; a warm start reads what it checked before: edgar.config.cache)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, validate_assignment=True)
 
@@ -270,6 +276,7 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
          environ: dict[str, str] | None = None) -> Settings:
     """Merge every layer and validate; raise ConfigError naming file, line and key."""
     env = os.environ if environ is None else environ
+    memo = SettingsCache.open(user_dir())   # what pydantic accepted before (ADR-0081)
     merged: dict[str, Any] = {}
     files = [user_dir() / "config.toml"]
     if project_root is not None:
@@ -289,7 +296,7 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
 
                 data = admit(project_root, data)
             renamed = _rename(data, _in_file(path, text))
-            _check(data, lambda loc, p=path, t=text: _file_place(p, t, loc), renamed)
+            _check(data, lambda loc, p=path, t=text: _file_place(p, t, loc), renamed, memo)
             _deep_merge(merged, data)
     for var, key in ENV_KEYS.items():
         if env.get(var):
@@ -299,7 +306,7 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
             if renamed and env.get(_env_name(RENAMED[key])):
                 raise ConfigError(f"{var} and {_env_name(RENAMED[key])} are both set: "
                                   f"{var} is the old name, keep only {_env_name(RENAMED[key])}")
-            _check(layer, lambda loc, v=var: v, renamed)
+            _check(layer, lambda loc, v=var: v, renamed, memo)
             _deep_merge(merged, layer)
     for key, value in (overrides or {}).items():
         if value is not None:
@@ -309,12 +316,20 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
             if renamed and (overrides or {}).get(RENAMED[key]) is not None:
                 raise ConfigError(f"{_flag(key)} and {_flag(RENAMED[key])} are both given: "
                                   f"{_flag(key)} is the old name, keep only {_flag(RENAMED[key])}")
-            _check(layer, lambda loc, k=key: _flag(k), renamed)
+            _check(layer, lambda loc, k=key: _flag(k), renamed, memo)
             _deep_merge(merged, layer)
+    cached = memo.settings(merged)
+    if cached is not None:
+        return cached
+    from pydantic import ValidationError
+
     try:
-        return Settings.model_validate(merged)
+        settings = Settings.model_validate(merged)
     except ValidationError as exc:  # each layer passed alone; only a combination can fail here
         raise ConfigError(_describe(exc, lambda loc: "settings")) from None
+    memo.add_settings(merged, settings)
+    memo.save()
+    return settings
 
 
 def _read_config(path: Path) -> str:
@@ -372,12 +387,20 @@ def _rename(layer: dict[str, Any],
     return moved
 
 
-def _check(data: dict[str, Any], place: Any, renamed: dict[str, str] | None = None) -> None:
-    """Validate one layer alone, so an error names the file, variable or flag that holds it."""
+def _check(data: dict[str, Any], place: Any, renamed: dict[str, str] | None = None,
+           memo: SettingsCache | None = None) -> None:
+    """Validate one layer alone, so an error names the file, variable or flag that holds it.
+    A layer pydantic accepted before (the same data, the same schema) is not checked again."""
+    if memo is not None and memo.known_valid(data):
+        return
+    from pydantic import ValidationError
+
     try:
         Settings.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(_describe(exc, place, renamed or {})) from None
+    if memo is not None:
+        memo.add_valid(data)
 
 
 def _describe(exc: ValidationError, place: Any, renamed: dict[str, str] | None = None) -> str:

@@ -8,6 +8,10 @@ What this module guarantees:
   above the rule's threshold, and neither the global nor the rule's allowlists (regexes on the
   secret, the match or the line; stopwords in the secret) allow it. The span is the secret's;
   the family is the rule id (`[REDACTED:github-pat]`).
+* **No entropy gate on a fixed prefix and length** (`prefix`, derived by the script; ADR
+  0089): a `ghp_` token whose body repeats a short pattern is a token all the same. Where
+  upstream gates on entropy, only a placeholder (`text.placeholder` of the secret or of its body: one character, `xxxx`,
+  `EXAMPLE`, `<…>`, `${…}`) and the allowlists spare one.
 * **Keywords decide which rules run.** A rule runs only on a window around one of its
   keywords. Keywords are looked for in one pass over *regions*: spans of token characters with
   a run of at least 10 (`ghp_…`, `AKIA…`, a value after `=`). Token keywords (`ghp_`, `akia`)
@@ -27,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from edgar.redact.text import PRIO_TOKEN, Span, entropy, lazy, table, trie
+from edgar.redact.text import PRIO_TOKEN, Span, entropy, lazy, placeholder, table, trie
 
 _TABLE = Path(__file__).with_name("gitleaks_rules.json")
 
@@ -58,7 +62,7 @@ class Allow(NamedTuple):
 class Rule:
     """One upstream rule, compiled on first use."""
 
-    __slots__ = ("_allow", "_lists", "_rx", "context", "group", "id", "keywords", "pattern", "threshold")
+    __slots__ = ("_allow", "_lists", "_rx", "context", "group", "id", "keywords", "pattern", "prefix", "threshold")
 
     def __init__(self, raw: dict) -> None:
         self.id: str = raw["id"]
@@ -66,6 +70,8 @@ class Rule:
         self.keywords: tuple[str, ...] = tuple(raw["keywords"])
         self.threshold: float = float(raw["entropy"])
         self.group: int = int(raw["secret_group"])
+        # The length of the literal a fixed-length secret starts with (`ghp_`: 4), else 0.
+        self.prefix: int = int(raw.get("prefix") or 0)
         # An assignment rule: its keyword names the value, before it.
         self.context: bool = "[\\w.-]{0,50}?" in self.pattern
         self._lists = raw["allowlists"]
@@ -94,7 +100,12 @@ class Rule:
         if m.end() > m.start():
             s, e = _secret_span(m, self.group)
             secret = text[s:e]
-            if self.threshold and entropy(secret) <= self.threshold:
+            if not self.threshold:
+                pass  # upstream gates nothing (`AGE-SECRET-KEY-1QQQ…` is its own example)
+            elif self.prefix:
+                if placeholder(secret) or placeholder(secret[self.prefix :]):
+                    return  # in place of the gate: only what stands for a token is spared
+            elif entropy(secret) <= self.threshold:
                 return
             whole = m.group()
             row = text[line[0] : line[1]]
@@ -156,7 +167,9 @@ def load() -> Table:
     raw = json.loads(_TABLE.read_text("utf-8"))
     every = tuple(Rule(r) for r in (*raw["rules"], *SUPPLEMENT) if r["id"] not in REPLACED)
     # Rules spanning a command line (`curl … -u user:pw`): their keyword is a word of its own.
-    lines = [r for r in every if ".*" in r.pattern]
+    # So is a keyword no token region can hold (`_gitlab_session=`: `=` ends a region).
+    lines = [r for r in every if ".*" in r.pattern
+             or (not r.context and any(set(k.encode()) - set(_CORE) for k in r.keywords))]
     rules = tuple(r for r in every if r not in lines)
     line_rules: dict[bytes, list[Rule]] = {}
     for r in lines:

@@ -1,0 +1,192 @@
+"""The settings cache: what pydantic accepted before, so a warm start never imports it (ADR-0081).
+
+Validation is a pure function of two things: the data of a layer (or of all layers merged)
+and the schema (the declared sections, edgar.declared, pydantic itself). This file remembers
+its results in ``<user dir>/settings-cache.json``:
+
+- ``valid``: digests of layer data pydantic accepted alone (``_check`` skips those);
+- ``settings``: for a digest of the merged data, the settings pydantic made of it, as JSON.
+
+Guarantees:
+- A hit needs the very same data: the digest is SHA-256 of the layer as JSON in its own key
+  order (a TOML date, or anything else JSON cannot say, is never cached), under the very
+  same schema fingerprint (edgar's version and the size and mtime of every file that declares
+  or builds the schema, pydantic's and pydantic_core's included). A changed file, variable or
+  flag is new data: pydantic checks it, so a mistake is still a located error.
+- The file is edgar's alone: 0600 in the user dir (read-only to every sandboxed command),
+  written whole to a temporary file and renamed. One that cannot be read as this format
+  (truncated, hand-edited, another version, an unknown class) is ignored and rebuilt; one
+  that cannot be written (a read-only dir) is skipped. Neither is ever an error.
+- Bounded: the newest ``KEEP_VALID`` layers and ``KEEP_SETTINGS`` merged results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from edgar.declared import Model, declared_class
+
+FORMAT = 1
+FILE = "settings-cache.json"
+KEEP_VALID = 64
+KEEP_SETTINGS = 16
+# what the schema is made of, besides edgar/config/ itself: the declared-model machinery and
+# the permission modes' Literal
+_SCHEMA_MODULES = ("edgar.declared", "edgar.declared.pydantic_models", "edgar.tools.modes")
+
+
+def digest(data: Any) -> str | None:
+    """SHA-256 of ``data`` as JSON in its own order; None when JSON cannot hold it exactly."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def fingerprint() -> str:
+    """What a cached result was checked against: edgar's version and the stat of every
+    source file of the schema and of pydantic's entry points (an upgrade rewrites them)."""
+    import importlib.util
+
+    from edgar import __version__
+
+    config_dir = Path(__file__).parent
+    paths = sorted(str(p) for p in config_dir.glob("*.py"))
+    for name in _SCHEMA_MODULES:
+        module = sys.modules.get(name)
+        spec = None if module is not None else importlib.util.find_spec(name)
+        origin = getattr(module, "__file__", None) if module is not None else (
+            spec.origin if spec is not None else None)
+        paths.append(origin or f"<no {name}>")
+    for name in ("pydantic", "pydantic_core"):
+        spec = importlib.util.find_spec(name)
+        paths.append(spec.origin if spec is not None and spec.origin else f"<no {name}>")
+    parts = [__version__]
+    for path in paths:
+        try:
+            st = os.stat(path)
+            parts.append(f"{path}:{st.st_mtime_ns}:{st.st_size}")
+        except OSError:
+            parts.append(f"{path}:missing")
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def encode(value: Any) -> Any:
+    """A validated value as JSON: a model is ``["model", "module.Class", {set fields},
+    {extra}]``, a list ``["list", [...]]``; every JSON object is a dict of the value."""
+    if isinstance(value, Model):
+        cls = type(value)
+        return ["model", f"{cls.__module__}.{cls.__qualname__}",
+                {name: encode(value.__dict__[name]) for name in cls.model_fields
+                 if name in value.model_fields_set},
+                {k: encode(v) for k, v in (value.model_extra or {}).items()}]
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return ["list", [encode(v) for v in value]]
+    return value
+
+
+class CacheFormatError(ValueError):
+    """The file is not this format: ignored, rebuilt."""
+
+
+def decode(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: decode(v) for k, v in node.items()}
+    if isinstance(node, list):
+        if len(node) == 2 and node[0] == "list" and isinstance(node[1], list):
+            return [decode(v) for v in node[1]]
+        if (len(node) == 4 and node[0] == "model" and isinstance(node[1], str)
+                and isinstance(node[2], dict) and isinstance(node[3], dict)):
+            cls = declared_class(node[1])
+            if cls is None or not set(node[2]) <= set(cls.model_fields):
+                raise CacheFormatError(f"unknown model {node[1]}")
+            return cls.trusted({k: decode(v) for k, v in node[2].items()},
+                               {k: decode(v) for k, v in node[3].items()})
+        raise CacheFormatError("a list that is neither a model nor a list")
+    return node
+
+
+class SettingsCache:
+    """One load's view of the cache file; ``save`` writes what this load added."""
+
+    def __init__(self, path: Path, schema: str, valid: list[str],
+                 settings: dict[str, Any]):
+        self.path = path
+        self.schema = schema
+        self.valid = valid
+        self.results = settings
+        self.changed = False
+
+    @classmethod
+    def open(cls, user_dir: Path) -> SettingsCache:
+        path = user_dir / FILE
+        schema = fingerprint()
+        try:
+            data = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            data = None
+        if (isinstance(data, dict) and data.get("format") == FORMAT
+                and data.get("schema") == schema and isinstance(data.get("valid"), list)
+                and all(isinstance(v, str) for v in data["valid"])
+                and isinstance(data.get("settings"), dict)):
+            return cls(path, schema, data["valid"], data["settings"])
+        return cls(path, schema, [], {})
+
+    def known_valid(self, layer: dict[str, Any]) -> bool:
+        key = digest(layer)
+        return key is not None and key in self.valid
+
+    def add_valid(self, layer: dict[str, Any]) -> None:
+        key = digest(layer)
+        if key is not None and key not in self.valid:
+            self.valid = [*self.valid, key][-KEEP_VALID:]
+            self.changed = True
+
+    def settings(self, merged: dict[str, Any]) -> Any:
+        """The settings pydantic made of ``merged`` before, fresh (callers may assign to
+        them); None on a miss or an entry this edgar cannot read."""
+        key = digest(merged)
+        if key is None or key not in self.results:
+            return None
+        try:
+            return decode(self.results[key])
+        except (CacheFormatError, TypeError, ValueError):
+            self.results = {k: v for k, v in self.results.items() if k != key}
+            self.changed = True
+            return None
+
+    def add_settings(self, merged: dict[str, Any], settings: Model) -> None:
+        key = digest(merged)
+        if key is None:
+            return
+        results = {k: v for k, v in self.results.items() if k != key}
+        results[key] = encode(settings)
+        self.results = dict(list(results.items())[-KEEP_SETTINGS:])
+        self.changed = True
+
+    def save(self) -> None:
+        """Write the file whole (temporary file, rename), 0600; skipped when it cannot be."""
+        if not self.changed:
+            return
+        text = json.dumps({"format": FORMAT, "schema": self.schema, "valid": self.valid,
+                           "settings": self.results}, ensure_ascii=False, allow_nan=True)
+        if not self.path.parent.is_dir():   # the user dir is made by what needs it, not here
+            return
+        tmp = self.path.with_name(f".{FILE}.{os.getpid()}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as handle:
+                handle.write(text)
+            os.replace(tmp, self.path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            return
+        self.changed = False
