@@ -50,6 +50,7 @@ from edgar.tools.permissions import Confirm, PermissionGate
 from edgar.tools.registry import default_tools
 
 if TYPE_CHECKING:
+    from edgar.config.claude_settings import ClaudeFile
     from edgar.hooks.runner import Hooks
     from edgar.mcp.manager import McpServers
     from edgar.sandbox.policy import Policy
@@ -228,11 +229,12 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     # broken server or hook entries (skipped), a retiring model: said at the start
     problems: list[str] = start_notes(provider, settings)
     problems += instruction_notes(root, Path.cwd(), user_dir())   # imports not followed
+    claude = claude_files(root, problems)   # Claude Code's settings files (ADR-0079)
     servers = mcp_servers(root, settings, bus, sid, tools, problems, sandboxes)
     transcript_file = sessions_dir(state) / "transcripts" / f"{sid}.jsonl"   # hooks only
     # the gate is made just below; a hook reads its mode only while the session runs
     hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
-                       transcript_file, problems)
+                       transcript_file, problems, claude)
     gate = permission_gate(root, settings, bus, hooks.notifying(confirm)
                            if hooks is not None and confirm is not None else confirm, flag_rules)
     transcript = None
@@ -418,20 +420,33 @@ def project_recheck(root: Path, key: str | None = None) -> Callable[[], str | No
     return why
 
 
+def claude_files(root: Path, problems: list[str]) -> list[ClaudeFile]:
+    """Claude Code's settings files of this person and project, lowest precedence first;
+    what edgar reads there but does not honour is added to ``problems`` (said at start)."""
+    from edgar.config.claude_settings import read_all, unhonoured
+    from edgar.paths import claude_dir
+
+    files = read_all(root, claude_dir(), problems)
+    problems += unhonoured(files)
+    return files
+
+
 def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
                mode: Callable[[], str], sandbox: SessionSandbox, sandboxes: Sandboxes,
-               transcript: Path, problems: list[str]) -> Hooks | None:
+               transcript: Path, problems: list[str],
+               claude: list[ClaudeFile] | None = None) -> Hooks | None:
     """User hooks (``edgar/hooks``): the session's guard around prompts, tool calls and
-    compaction, an ``after_stop`` for Stop hooks (ADR-0044, ADR-0100). Nothing is imported
-    when no hook is configured."""
-    if not settings.hooks:
+    compaction, an ``after_stop`` for Stop hooks (ADR-0044, ADR-0100), from edgar's config
+    and Claude Code's settings files (``claude``). Nothing is imported when no hook is
+    configured."""
+    if not settings.hooks and not any("hooks" in f.data for f in claude or []):
         return None
     from edgar.config.trust import lapse_reason
     from edgar.config.trust import trusted as project_trusted
     from edgar.hooks.config import load_hooks
     from edgar.hooks.runner import Hooks
 
-    specs = load_hooks(root, user_dir(), settings.hooks, problems)
+    specs = load_hooks(root, user_dir(), settings.hooks, problems, claude)
     if not specs:
         return None
     return Hooks(specs, root=root, session_id=session_id, publish=bus.publish,

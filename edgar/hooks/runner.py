@@ -325,9 +325,10 @@ class Hooks:
             await asyncio.gather(*list(self.pending), return_exceptions=True)
 
     def begin(self, resumed: bool = False) -> None:
-        if self.skipped:  # said when the session runs, so its renderer is listening
+        if self.skipped:  # at the work's first pause: -p's printer subscribes as it starts
             why = self.lapsed or "the project is not trusted; `edgar trust` trusts it"
-            self._say("warning", f"hooks: {self.skipped} project hook(s) not run: {why}")
+            asyncio.get_running_loop().call_soon(
+                self._say, "warning", f"hooks: {self.skipped} project hook(s) not run: {why}")
         source = "resume" if resumed else "startup"
         self._schedule("SessionStart", self._payload("SessionStart", source=source), (source,),
                        keep_context=True)

@@ -1,9 +1,10 @@
 """What a tool is, what it returns, and how a failure becomes a shape.
 
 Guarantees:
-- A tool's arguments are a pydantic model (``ToolArgs``) validated before it runs; bad
-  arguments from the model are a ``validation`` error naming each field, never a
-  traceback. ``spec()`` tells the model that model's JSON Schema.
+- A tool's arguments are a declared model (``ToolArgs``) that pydantic validates before it
+  runs; bad arguments from the model are a ``validation`` error naming each field, never a
+  traceback. ``spec()`` tells the model that model's JSON Schema, as pydantic makes it (read
+  from the tool-schema cache when pydantic made it before: ``edgar.tools.schema_cache``).
 - A tool reports failure by raising ``ToolFailure(kind, message, …)``; the harness turns it
   into an ``ErrorRecord`` (the shape, for the bus) and a ``ToolResultBlock`` (the text, for
   the model only).
@@ -22,13 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
-from pydantic import ValidationError
-
 from edgar.conversation import ImageBlock, ToolResultBlock, ToolSpec
 from edgar.events import ErrorKind, ErrorRecord, ToolFinished, Where
 from edgar.tools.args import ToolArgs
 
 if TYPE_CHECKING:
+    from pydantic import ValidationError
+
     from edgar.sandbox.session import SessionSandbox
     from edgar.tools.permissions import PermissionGate
     from edgar.tools.todo_list import TodoList
@@ -42,7 +43,14 @@ Access = Literal["read", "write", "shell", "task", "web"]
 
 def args_schema(args: type[ToolArgs]) -> dict[str, Any]:
     """The JSON Schema a model is given for ``args``: pydantic's, without ``title`` noise and
-    without the class docstring (the tool's own description says what it does)."""
+    without the class docstring (the tool's own description says what it does); what pydantic
+    made before, from the tool-schema cache, while the tools' sources are unchanged."""
+    from edgar.tools.schema_cache import schema_of
+
+    return schema_of(args, _pydantic_schema)
+
+
+def _pydantic_schema(args: type[ToolArgs]) -> dict[str, Any]:
     schema: dict[str, Any] = _untitled(args.model_json_schema())
     schema.pop("description", None)
     return schema
@@ -171,7 +179,10 @@ class Tool:
         return cached
 
     def parse(self, raw: Any) -> Any:
-        """The model's arguments checked and built; ``ToolFailure("validation")`` when wrong."""
+        """The model's arguments checked and built; ``ToolFailure("validation")`` when wrong.
+        The first call of a tool imports pydantic and builds its model (ADR-0081)."""
+        from pydantic import ValidationError
+
         try:
             return self.Args.model_validate(raw)
         except ValidationError as exc:

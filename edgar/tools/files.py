@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
-from pydantic import Field
+from edgar.declared import Field
 
 from edgar.tools import beneath
 from edgar.tools.base import (

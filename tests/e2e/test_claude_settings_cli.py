@@ -1,0 +1,184 @@
+"""Claude Code's settings files through the real binary and the scripted provider:
+``~/.claude/settings.json`` (``$CLAUDE_CONFIG_DIR`` honoured), ``.claude/settings.json`` and
+``.claude/settings.local.json`` configure hooks that guard, after ``edgar trust`` for the
+project's; an untrusted project's run nothing and say so; keys edgar cannot honour are named
+(ADR-0079). HOME is a temporary directory: the person's own files are never read."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+
+import pytest
+from support.project import REPO, edgar_env, make_project, recorded, run_edgar, write_script
+
+KARAN = REPO / "tests" / "data" / "claude-code-hooks" / "karanb192"
+DISLER = REPO / "tests" / "data" / "claude-code-settings" / "disler-style.json"
+MASTERY = REPO / "tests" / "support" / "hooks" / "mastery.py"
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+@pytest.fixture
+def home(tmp_path):
+    home = tmp_path / "u"
+    (home / ".claude").mkdir(parents=True)
+    return home
+
+
+@pytest.fixture
+def env(tmp_path, home):
+    return edgar_env(tmp_path / "edgar-home", HOME=str(home),
+                     EDGAR_SCRIPTED_RECORD=str(tmp_path / "sent.jsonl"))
+
+
+@pytest.fixture
+def project(tmp_path):
+    return make_project(tmp_path / "p", {"a.txt": "hello\n", ".env": "API=sk-live-123\n",
+                                         "build/out.o": "x\n"})
+
+
+def karan(script: str) -> str:
+    return f"node {shlex.quote(str(KARAN / script))}"
+
+
+def guards(rm: str) -> dict:
+    """Claude Code's JSON: ``rm`` guards Bash, karanb192's protect-secrets guards .env."""
+    return {"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": rm, "timeout": 30}]},
+        {"matcher": "Read|Edit|Write|Bash",
+         "hooks": [{"type": "command", "command": karan("protect-secrets.js")}]}]}}
+
+
+def mastery_rm() -> str:
+    return f"python3 {shlex.quote(str(MASTERY))} PreToolUse"
+
+
+def go(tmp_path, project, env, calls, *extra):
+    script = write_script(tmp_path / "s.jsonl", [{"tool_calls": [c]} for c in calls]
+                          + [{"text": "done"}])
+    return run_edgar(["-p", "go", "--model", f"scripted:{script}", "--permission-mode", "yes",
+                      *extra], project, env)
+
+
+RM = {"name": "shell", "input": {"command": "rm -rf build"}}
+READ_ENV = {"name": "read", "input": {"path": ".env"}}
+
+
+def sent_results(tmp_path) -> str:
+    return json.dumps(recorded(tmp_path / "sent.jsonl")[-1]["messages"])
+
+
+@needs_node
+def test_user_settings_hooks_block_rm_rf_and_a_dotenv_read(tmp_path, home, env, project):
+    (home / ".claude" / "settings.json").write_text(json.dumps(guards(mastery_rm())))
+    out = go(tmp_path, project, env, [RM, READ_ENV])
+    assert out.returncode == 0, out.stderr
+    assert (project / "build" / "out.o").exists()
+    assert "sk-live-123" not in sent_results(tmp_path)
+    assert "Dangerous rm command" in sent_results(tmp_path)
+
+
+@needs_node
+def test_claude_config_dir_is_where_the_user_settings_are(tmp_path, home, env, project):
+    elsewhere = tmp_path / "cfg"
+    elsewhere.mkdir()
+    (elsewhere / "settings.json").write_text(json.dumps(guards(mastery_rm())))
+    out = go(tmp_path, project, {**env, "CLAUDE_CONFIG_DIR": str(elsewhere)}, [RM, READ_ENV])
+    assert out.returncode == 0, out.stderr
+    assert (project / "build" / "out.o").exists()
+    assert "sk-live-123" not in sent_results(tmp_path)
+
+
+@needs_node
+def test_project_settings_guard_only_once_trusted(tmp_path, env, project):
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps(guards(mastery_rm())))
+    trusted = run_edgar(["trust"], project, env)
+    assert trusted.returncode == 0, trusted.stderr
+    assert "hooks.PreToolUse" in trusted.stdout and "protect-secrets.js" in trusted.stdout
+    out = go(tmp_path, project, env, [RM, READ_ENV])
+    assert out.returncode == 0, out.stderr
+    assert (project / "build" / "out.o").exists()
+    assert "sk-live-123" not in sent_results(tmp_path)
+
+
+def test_an_untrusted_projects_settings_run_nothing_and_say_so(tmp_path, env, project):
+    marker = project / "hook-ran"
+    hook = {"type": "command", "command": f"touch {shlex.quote(str(marker))}"}
+    settings = {"hooks": {e: [{"matcher": "", "hooks": [hook]}] for e in (
+        "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")}}
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    (project / ".claude" / "settings.local.json").write_text(json.dumps(
+        {"permissions": {"allow": ["Bash"]}, "env": {"FROM_LOCAL": "1"}}))
+    out = go(tmp_path, project, env, [{"name": "read", "input": {"path": "a.txt"}}])
+    assert out.returncode == 0, out.stderr
+    assert not marker.exists()
+    assert "ignoring untrusted project settings" in out.stderr
+    assert "project hook(s) not run: the project is not trusted" in out.stderr
+
+
+def test_a_trusted_file_that_changes_needs_trust_again(tmp_path, env, project):
+    marker = project / "hook-ran"
+    (project / ".claude").mkdir()
+    settings = project / ".claude" / "settings.local.json"
+    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": "true"}]}]}}))
+    assert run_edgar(["trust"], project, env).returncode == 0
+    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": f"touch {shlex.quote(str(marker))}"}]}]}}))
+    out = go(tmp_path, project, env, [])
+    assert out.returncode == 0, out.stderr
+    assert not marker.exists()
+    shown = run_edgar(["trust", "--show"], project, env)
+    assert "trust lapsed" in shown.stdout and ".claude/settings.local.json" in shown.stdout
+
+
+def test_the_disler_style_file_blocks_and_names_what_edgar_does_not_honour(tmp_path, env,
+                                                                          project):
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    shutil.copy(MASTERY, project / ".claude" / "hooks" / "mastery.py")
+    shutil.copy(DISLER, project / ".claude" / "settings.json")
+    assert run_edgar(["trust"], project, env).returncode == 0
+    out = go(tmp_path, project, env, [RM, READ_ENV, {"name": "read", "input": {"path": "a.txt"}}])
+    assert out.returncode == 0, out.stderr
+    assert (project / "build" / "out.o").exists()
+    said = sent_results(tmp_path)
+    assert "sk-live-123" not in said and "hello" in said
+    assert "Dangerous rm command" in said and "Access to .env files" in said
+    logged = json.loads((project / "logs" / "PreToolUse.json").read_text())
+    assert [c["tool_name"] for c in logged] == ["Read"]
+    assert (project / "logs" / "UserPromptSubmit.json").exists()
+    assert "statusLine, outputStyle" in out.stderr and "edgar does not honour" in out.stderr
+
+
+def test_every_key_edgar_cannot_honour_is_named_once(tmp_path, home, env, project):
+    (home / ".claude" / "settings.json").write_text(json.dumps({
+        "model": "opus", "statusLine": {"type": "command", "command": "echo"},
+        "outputStyle": "Explanatory", "apiKeyHelper": "/bin/echo key",
+        "permissions": {"allow": ["Bash(ls:*)"], "defaultMode": "acceptEdits"},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "http", "url": "http://127.0.0.1:9/hook"},
+            {"type": "command", "command": "true", "async": True, "statusMessage": "checking"}]}],
+            "PermissionRequest": [{"hooks": [{"type": "command", "command": "true"}]}]}}))
+    out = go(tmp_path, project, env, [])
+    assert out.returncode == 0, out.stderr
+    lines = [line for line in out.stderr.splitlines() if "settings.json" in line]
+    first = next(line for line in lines if "does not honour" in line)
+    for key in ("model", "statusLine", "outputStyle", "apiKeyHelper"):
+        assert key in first
+    assert any("type 'http'" in line for line in lines)
+    assert any("'async', 'statusMessage'" in line for line in lines)
+    assert any("PermissionRequest" in line and "does not fire" in line for line in lines)
+    assert len(lines) == len(set(lines)) == 4
+
+
+def test_a_broken_settings_file_is_one_located_line_and_the_session_goes_on(tmp_path, home,
+                                                                           env, project):
+    path = home / ".claude" / "settings.json"
+    path.write_text('{\n  "hooks": {,\n}\n')
+    out = go(tmp_path, project, env, [])
+    assert out.returncode == 0, out.stderr
+    assert f"{path}:2:13: not valid JSON" in out.stderr
+    assert "Traceback" not in out.stderr
