@@ -143,16 +143,20 @@ def open_project(root: Path, settings: Settings) -> Project:
 
 
 def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm | None,
-                    flag_rules: tuple[list[str], list[str]] = ([], [])) -> PermissionGate:
-    """The mode plus ``[permissions]`` rules and ``--allowedTools``/``--disallowedTools``
+                    flag_rules: tuple[list[str], list[str]] = ([], []),
+                    claude: list[ClaudeFile] | None = None,
+                    problems: list[str] | None = None) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules, Claude Code's ``permissions`` (``claude``, their
+    mistakes added to ``problems``) and ``--allowedTools``/``--disallowedTools``
     (``flag_rules``, already checked); an "always" rule is saved to the user config."""
-    from edgar.tools.permission_config import load_rules, save_allow_rule
+    from edgar.tools.permission_config import claude_rules, load_rules, save_allow_rule
     from edgar.tools.rules import parse_rules
 
     user_config = user_dir() / "config.toml"
     from edgar.config.trust import trusted
 
     rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
+    theirs = claude_rules(claude or [], lambda: trusted(root), [] if problems is None else problems)
     if rules.ignored:
         print(f"edgar: ignoring the project's [permissions] allow rules until you trust the "
               f"project (edgar trust): {', '.join(rules.ignored)}", file=sys.stderr)
@@ -164,8 +168,9 @@ def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm |
         return problem
 
     return PermissionGate(settings.permission_mode, confirm,
-                          allow=[*rules.allow, *parse_rules(flag_rules[0])],
-                          deny=[*rules.deny, *parse_rules(flag_rules[1])], root=root, save=save)
+                          allow=[*rules.allow, *theirs.allow, *parse_rules(flag_rules[0])],
+                          deny=[*rules.deny, *theirs.deny, *parse_rules(flag_rules[1])],
+                          ask=theirs.ask, root=root, save=save)
 
 
 class _Both:
@@ -192,6 +197,9 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           on_output: Callable[[str, str], None] | None = None,
           planner: Planner | None = None, echo: MessageSink | None = None,
           flag_rules: tuple[list[str], list[str]] = ([], [])) -> App:
+    from edgar.tools.committed import Baseline
+
+    baseline = Baseline.take(root)   # first: before a hook, a server or a command can commit
     project = open_project(root, settings)
     state = project.ensure_state()
     sid = session_id or new_id()
@@ -236,7 +244,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
                        transcript_file, problems, claude)
     gate = permission_gate(root, settings, bus, hooks.notifying(confirm)
-                           if hooks is not None and confirm is not None else confirm, flag_rules)
+                           if hooks is not None and confirm is not None else confirm, flag_rules,
+                           claude, problems)
     transcript = None
     if hooks is not None:   # what a hook's transcript_path names, kept current
         from edgar.hooks.transcript import Transcript
@@ -257,7 +266,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                       prompt=prompt, nested=nested, checkpoints=checkpoints,
                       display_output=on_output,   # a running command's output, as it comes
                       guard=hooks, waits=waits, transcript=_both(transcript, echo),
-                      planner=planner)
+                      planner=planner, baseline=baseline)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)

@@ -371,7 +371,7 @@ def _tool_context(session: Session, turn: Turn) -> ToolContext:
                       shell_timeout=tools.shell_timeout,
                       depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
                       checkpoint=session.checkpoints, on_output=session.display_output,
-                      guard=session.guard)
+                      guard=session.guard, baseline=session.baseline)
     if turn.depth == 0:
         ctx.todos = session.todos
     if turn.depth == 0 and session.gate.mode == PLAN:

@@ -1,5 +1,5 @@
 """edgar's own git: the one door for every git command edgar runs for a session (checkpoints,
-diff, undo, status, auto-commit, the error facts' "is it tracked" question).
+diff, undo, status, auto-commit, the error facts' "was it committed" question).
 
 Use it like this::
 
@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from edgar.sandbox.env import command_env
+from edgar.sandbox.gitdir import git_dirs
 from edgar.sandbox.ns import MARK, SETUP_FAILED
 
 if TYPE_CHECKING:
@@ -134,20 +135,9 @@ def filter_names(root: Path | str) -> list[str]:
 
 
 def _config_files(root: Path) -> list[Path]:
-    dot = root / ".git"
-    gitdir = dot
-    if dot.is_file():
-        try:
-            text = dot.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return []
-        if text.startswith("gitdir:"):
-            gitdir = (root / text[len("gitdir:"):].strip()).resolve()
-    common = gitdir
-    try:
-        common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
-    except OSError:
-        pass
+    gitdir, common = git_dirs(root)
+    if not gitdir.is_dir():
+        return []
     files = [common / "config", gitdir / "config.worktree"]
     modules = common / "modules"
     if modules.is_dir():

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
     from edgar.sandbox.session import SessionSandbox
+    from edgar.tools.committed import Baseline
     from edgar.tools.permissions import PermissionGate
     from edgar.tools.todo_list import TodoList
 
@@ -162,6 +163,8 @@ class ToolContext:
     # what the hooks of this step's calls said for the model, given beside the results
     notes: list[str] = field(default_factory=list)
     stopped: str | None = None   # a hook's continue: false; the loop ends the turn
+    # what the session began on: the only project files an error fact may name (issue 21 item 8)
+    baseline: Baseline | None = None
 
 
 class Tool:

@@ -115,8 +115,8 @@ class Shell(Tool):
         timeout = args.timeout or ctx.shell_timeout
         done = await run_command(args.command, ctx, timeout)
         code = None if done.timed_out else done.exit_code
-        program = vouched_program(args.command, ctx.root, ctx.env,
-                                  sandbox_for(ctx)) if code != 0 else None
+        program = vouched_program(args.command, ctx.root, ctx.env, sandbox_for(ctx),
+                                  ctx.baseline) if code != 0 else None
         if done.timed_out:
             partial = f"\n{done.output.rstrip()}" if done.output.strip() else ""
             raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed "
