@@ -16,6 +16,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -88,10 +89,8 @@ class App:
             return await work
         finally:
             for close in reversed(self.async_closers):
-                try:
+                with contextlib.suppress(Exception):
                     await close()
-                except Exception:
-                    pass
 
     @property
     def root(self) -> Path:
@@ -111,10 +110,8 @@ class App:
 
     def close(self) -> None:
         for close in reversed(self.closers):
-            try:
+            with contextlib.suppress(Exception):
                 close()
-            except Exception:
-                pass
 
 
 def load_learning() -> ModuleType | None:

@@ -36,6 +36,7 @@ project's files name.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
@@ -331,10 +332,9 @@ def wanted(root: Path) -> list[Held]:
     if config.is_file():
         import tomllib
 
-        try:
+        # the config loader reports a broken file, with its line
+        with contextlib.suppress(tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
             held += gated(tomllib.loads(config.read_text(encoding="utf-8")))
-        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-            pass  # the config loader reports a broken file, with its line
     mcp = root / ".mcp.json"
     if mcp.is_file():
         try:
@@ -397,10 +397,9 @@ def _commands_wanted(root: Path) -> list[Held]:
             name, file = f"/{path.stem}", path.relative_to(root).as_posix()
             meta: dict[str, Any] = {}
             if text.lstrip("\ufeff").startswith("---"):
-                try:
+                # the command loader reports a broken file, with its line
+                with contextlib.suppress(SkillError):
                     meta = parse_front_matter(text)[0]
-                except SkillError:
-                    pass    # the command loader reports a broken file, with its line
             runs = RUNS.findall(text)
             if runs:
                 held.append(Held(file, name, runs, f"runs these commands when you type {name}"))

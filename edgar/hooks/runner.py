@@ -145,7 +145,7 @@ class Hooks:
                                                min(s.seconds(), budget) if budget else s.seconds(),
                                                self._box(s), s.args) for s in specs))
         said: list[tuple[HookSpec, HookOutput]] = []
-        for spec, run in zip(specs, runs):
+        for spec, run in zip(specs, runs, strict=True):
             short = one_line(spec.command, 60)
             if run.timed_out:
                 limit = min(spec.seconds(), budget) if budget else spec.seconds()

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import IO
 
 from edgar.declared import Field
-
 from edgar.tools import beneath
 from edgar.tools.base import (
     Tool,

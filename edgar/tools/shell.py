@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from edgar.declared import Field
-
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 from edgar.tools.command_shape import is_answer, vouched_program
 
