@@ -35,9 +35,8 @@ Say = Callable[[Literal["info", "warning"], str], None]
 def session_policy(root: Path, settings: Settings, *, network: bool = False,
                    writable: tuple[str, ...] = ()) -> Policy:
     """The session's policy, widened by ``network``/``writable`` opt-ins (never narrowed)."""
-    from edgar.sandbox import Policy
-
     from edgar.config.trust import covered
+    from edgar.sandbox import Policy
 
     box = settings.sandbox
     extra = tuple(os.path.expanduser(p) for p in (*box.writable, *writable))

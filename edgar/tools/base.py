@@ -251,7 +251,7 @@ def protected_reason(root: Path, full: Path) -> str | None:
     home = Path(os.path.realpath(user_dir()))
     if inside(home):
         return f"{home} is edgar's user dir (its config and trust records), not a tool's"
-    from edgar.config.trust import covered   # here: only a write pays for reading the record
+    from edgar.config.trust import covered  # here: only a write pays for reading the record
 
     for name, by in covered(root).items():
         if full == Path(os.path.realpath(root / name)):
