@@ -12,6 +12,8 @@ Guarantees:
 - ``session_policy(root, settings)`` is the one way a session's policy is made from
   ``[sandbox]`` (mode, network, writable dirs, passed variables): the session, its git,
   ``edgar undo``/``diff`` and ``edgar doctor`` all ask it, so doctor reports what commands get.
+  It protects, beside the policy's own paths, every project file the trust record says trusted
+  config runs (``trust.covered``), so the model's commands cannot rewrite a trusted script.
 """
 
 from __future__ import annotations
@@ -35,12 +37,15 @@ def session_policy(root: Path, settings: Settings, *, network: bool = False,
                    set_env: tuple[tuple[str, str], ...] = ()) -> Policy:
     """The session's policy, widened by ``network``/``writable`` opt-ins (never narrowed),
     with the variables the person's settings files set (``set_env``, ADR-0079)."""
+    from edgar.config.trust import covered
     from edgar.sandbox import Policy
 
     box = settings.sandbox
     extra = tuple(os.path.expanduser(p) for p in (*box.writable, *writable))
+    runs = tuple(str(root / name) for name in covered(root))   # ADR-0073: read-only too
     return Policy.for_project(root, mode=box.mode, network=box.network or network,
-                              extra_writable=extra, env=tuple(box.env), set_env=set_env)
+                              extra_writable=extra, env=tuple(box.env), extra_protected=runs,
+                              set_env=set_env)
 
 
 class Sandboxes:

@@ -226,7 +226,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     if not no_verify and (settings.verify.command or "").strip():
         from edgar.verify import Verifier
 
-        verifier = Verifier(settings.verify)
+        verifier = Verifier(settings.verify, recheck=project_recheck(root, "verify.command"))
     after_stop: list[AfterStop] = [verifier] if verifier is not None else []
     nested = NestedInstructions(root, Path.cwd())   # instruction files of touched dirs
     nested.already_seen(m.text() for m in history or [])
@@ -412,6 +412,24 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                       lapsed=lapse_reason(root))
 
 
+def project_recheck(root: Path, key: str | None = None) -> Callable[[], str | None] | None:
+    """For what trusted project config runs (``key``: only when the project's file sets it):
+    asked before each run, why trust no longer holds (a script changed, ADR-0073), or None."""
+    from edgar.config import trust
+
+    if not trust.trusted(root):
+        return None   # untrusted at start: no project setting applies, nothing to ask again
+    if key is not None and not any(h.key == key for h in trust.wanted(root)):
+        return None   # the person's own setting: theirs, not the project's
+
+    def why() -> str | None:
+        if trust.trusted(root):
+            return None
+        return trust.lapse_reason(root) or "the project is no longer trusted (`edgar trust`)"
+
+    return why
+
+
 def claude_files(root: Path, problems: list[str]) -> list[ClaudeFile]:
     """Claude Code's settings files of this person and project, lowest precedence first;
     what edgar reads there but does not honour is added to ``problems`` (said at start)."""
@@ -466,4 +484,4 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
     return Hooks(specs, root=root, session_id=session_id, publish=bus.publish,
                  trusted=project_trusted(root), permission_mode=mode,
                  sandbox=sandbox, confine=sandboxes, transcript=transcript,
-                 lapsed=lapse_reason(root))
+                 lapsed=lapse_reason(root), recheck=project_recheck(root))

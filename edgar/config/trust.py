@@ -189,7 +189,9 @@ def record(root: Path) -> dict[str, Any] | None:
 def _runs_now(root: Path, entry: dict[str, Any]) -> dict[str, str]:
     """The digest now of every file the config runs now or ran when trusted."""
     recorded = entry.get("runs")
-    names = set(runs.find(root)) | (set(recorded) if isinstance(recorded, dict) else set())
+    # named then (recorded) or run as a program now: a script that appears lapses trust,
+    # a data file a command mentions (``test -f ok.txt``) appearing later does not
+    names = runs.programs(root) | (set(recorded) if isinstance(recorded, dict) else set())
     return runs.digests(root, names)
 
 
