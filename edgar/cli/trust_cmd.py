@@ -1,8 +1,9 @@
 """``edgar trust [--show | --revoke]``, and the trust question at the start of a session.
 
 Guarantees:
-- ``edgar trust`` prints every setting in this project's ``.edgar/config.toml`` and
-  ``.mcp.json`` that runs code or widens permissions (key, value, what it does), and what
+- ``edgar trust`` prints every setting in this project's ``.edgar/config.toml``,
+  ``.mcp.json`` and Claude Code's ``.claude/settings.json`` and ``.claude/settings.local.json``
+  that runs code or widens permissions (key, value, what it does), and what
   its custom commands run (``!`cmd```) or allow (``allowed-tools``), then records the
   SHA-256 of those files and command folders in the user dir, and of every project file
   that config runs (a hook's script, an MCP server's source: ``edgar.config.runs``, listed
@@ -27,8 +28,8 @@ from edgar.config import runs, trust
 
 def run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="edgar trust", description=(
-        "Show what this project's .edgar/config.toml and .mcp.json would run or allow, and "
-        "trust it: a later change to either file needs trust again."))
+        "Show what this project's .edgar/config.toml, .mcp.json and .claude/settings*.json "
+        "would run or allow, and trust it: a later change to any of them needs trust again."))
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--show", action="store_true", help="show what is trusted; change nothing")
     group.add_argument("--revoke", action="store_true", help="forget this project's trust")
@@ -97,7 +98,9 @@ def at_start(root: Path, *, interactive: bool, ask: Callable[[str], str] = input
         return False
     lapsed = trust.changed(root)
     if not interactive:
-        keys = ", ".join(item.key for item in held)
+        keys = ", ".join(dict.fromkeys(
+            f"{item.file} {item.key}" if item.file.startswith(".claude/settings") else item.key
+            for item in held))
         reason = trust.lapse_reason(root)
         if reason:
             print(f"edgar: {reason}; until then its settings are ignored ({keys})", file=err)

@@ -24,20 +24,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
-from edgar.declared import Model, declared_class
+from edgar.declared import Model, declared_class, results
 
-FORMAT = 1
 FILE = "settings-cache.json"
 KEEP_VALID = 64
 KEEP_SETTINGS = 16
 # what the schema is made of, besides edgar/config/ itself: the declared-model machinery and
 # the permission modes' Literal
-_SCHEMA_MODULES = ("edgar.declared", "edgar.declared.pydantic_models", "edgar.tools.modes")
+_SCHEMA_MODULES = ("edgar.declared", "edgar.declared.pydantic_models", "edgar.declared.results",
+                   "edgar.tools.modes")
 
 
 def digest(data: Any) -> str | None:
@@ -51,30 +49,9 @@ def digest(data: Any) -> str | None:
 
 def fingerprint() -> str:
     """What a cached result was checked against: edgar's version and the stat of every
-    source file of the schema and of pydantic's entry points (an upgrade rewrites them)."""
-    import importlib.util
-
-    from edgar import __version__
-
-    config_dir = Path(__file__).parent
-    paths = sorted(str(p) for p in config_dir.glob("*.py"))
-    for name in _SCHEMA_MODULES:
-        module = sys.modules.get(name)
-        spec = None if module is not None else importlib.util.find_spec(name)
-        origin = getattr(module, "__file__", None) if module is not None else (
-            spec.origin if spec is not None else None)
-        paths.append(origin or f"<no {name}>")
-    for name in ("pydantic", "pydantic_core"):
-        spec = importlib.util.find_spec(name)
-        paths.append(spec.origin if spec is not None and spec.origin else f"<no {name}>")
-    parts = [__version__]
-    for path in paths:
-        try:
-            st = os.stat(path)
-            parts.append(f"{path}:{st.st_mtime_ns}:{st.st_size}")
-        except OSError:
-            parts.append(f"{path}:missing")
-    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    source file of the schema, pydantic's entry points included (an upgrade rewrites them)."""
+    return results.fingerprint([*sorted(str(p) for p in Path(__file__).parent.glob("*.py")),
+                                *(results.module_file(name) for name in _SCHEMA_MODULES)])
 
 
 def encode(value: Any) -> Any:
@@ -129,12 +106,8 @@ class SettingsCache:
     def open(cls, user_dir: Path) -> SettingsCache:
         path = user_dir / FILE
         schema = fingerprint()
-        try:
-            data = json.loads(path.read_bytes())
-        except (OSError, ValueError):
-            data = None
-        if (isinstance(data, dict) and data.get("format") == FORMAT
-                and data.get("schema") == schema and isinstance(data.get("valid"), list)
+        data = results.read(path, schema)
+        if (data is not None and isinstance(data.get("valid"), list)
                 and all(isinstance(v, str) for v in data["valid"])
                 and isinstance(data.get("settings"), dict)):
             return cls(path, schema, data["valid"], data["settings"])
@@ -174,19 +147,6 @@ class SettingsCache:
 
     def save(self) -> None:
         """Write the file whole (temporary file, rename), 0600; skipped when it cannot be."""
-        if not self.changed:
-            return
-        text = json.dumps({"format": FORMAT, "schema": self.schema, "valid": self.valid,
-                           "settings": self.results}, ensure_ascii=False, allow_nan=True)
-        if not self.path.parent.is_dir():   # the user dir is made by what needs it, not here
-            return
-        tmp = self.path.with_name(f".{FILE}.{os.getpid()}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as handle:
-                handle.write(text)
-            os.replace(tmp, self.path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-            return
-        self.changed = False
+        if self.changed and results.write(self.path, self.schema,
+                                          {"valid": self.valid, "settings": self.results}):
+            self.changed = False

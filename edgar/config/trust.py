@@ -22,6 +22,10 @@ Guarantees:
   one trusts nothing and is said to be damaged, never a traceback.
 - Pure but for reading the files and the record; no network, no model.
 
+Claude Code's project settings (``.claude/settings.json``, ``.claude/settings.local.json``)
+are trusted files too: their hooks run, their ``permissions.allow`` and ``env`` apply, only in
+a trusted project (ADR-0079).
+
 Custom command folders (``TRUSTED_DIRS``) are part of the digest: a project command's
 ``!`cmd``` runs, and its ``allowed-tools`` apply, only in a trusted project (ADR-0064).
 
@@ -32,6 +36,7 @@ project's files name.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
@@ -46,7 +51,9 @@ from edgar.config import runs
 from edgar.config.runs import RUNS
 from edgar.tools.modes import UNASKED
 
-TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json")
+# Claude Code's project settings configure hooks that run, rules and variables (ADR-0079)
+TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json", ".claude/settings.json",
+                                  ".claude/settings.local.json")
 # custom command folders (cli/custom_commands.py): a body's !`cmd` runs, allowed-tools widen
 TRUSTED_DIRS: tuple[str, ...] = (".edgar/commands", ".claude/commands")
 RECORD = "trust.json"
@@ -182,7 +189,9 @@ def record(root: Path) -> dict[str, Any] | None:
 def _runs_now(root: Path, entry: dict[str, Any]) -> dict[str, str]:
     """The digest now of every file the config runs now or ran when trusted."""
     recorded = entry.get("runs")
-    names = set(runs.find(root)) | (set(recorded) if isinstance(recorded, dict) else set())
+    # named then (recorded) or run as a program now: a script that appears lapses trust,
+    # a data file a command mentions (``test -f ok.txt``) appearing later does not
+    names = runs.programs(root) | (set(recorded) if isinstance(recorded, dict) else set())
     return runs.digests(root, names)
 
 
@@ -323,10 +332,9 @@ def wanted(root: Path) -> list[Held]:
     if config.is_file():
         import tomllib
 
-        try:
+        # the config loader reports a broken file, with its line
+        with contextlib.suppress(tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
             held += gated(tomllib.loads(config.read_text(encoding="utf-8")))
-        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-            pass  # the config loader reports a broken file, with its line
     mcp = root / ".mcp.json"
     if mcp.is_file():
         try:
@@ -340,7 +348,39 @@ def wanted(root: Path) -> list[Held]:
                                      *(spec.get("args") or [])] if x)
                 held.append(Held(".mcp.json", f"mcpServers.{name}", command,
                                  "starts this MCP server"))
-    return held + _commands_wanted(root)
+    return held + _claude_wanted(root) + _commands_wanted(root)
+
+
+def _claude_wanted(root: Path) -> list[Held]:
+    """What Claude Code's project settings files would run (hooks), allow (allow rules) or
+    pass to commands (env)."""
+    from edgar.config.claude_settings import paths, read_file
+
+    held: list[Held] = []
+    for scope, path in paths(root, root)[1:]:   # the project's two, not the user's
+        file = read_file(scope, path, [])   # the session reports a broken file
+        if file is None:
+            continue
+        name = file.name
+        hooks = file.data.get("hooks")
+        for event, groups in (hooks.items() if isinstance(hooks, dict) else ()):
+            for group in groups if isinstance(groups, list) else ():
+                handlers = group.get("hooks") if isinstance(group, dict) else None
+                for handler in handlers if isinstance(handlers, list) else ():
+                    if isinstance(handler, dict):
+                        what = handler.get("command", handler.get("url", handler))
+                        held.append(Held(name, f"hooks.{event}", what,
+                                         f"runs this on {event}"))
+        permissions = file.data.get("permissions")
+        allow = permissions.get("allow") if isinstance(permissions, dict) else None
+        if allow:
+            held.append(Held(name, "permissions.allow", allow,
+                             "lets these tool calls run without asking"))
+        env = file.data.get("env")
+        if env:
+            held.append(Held(name, "env", sorted(env) if isinstance(env, dict) else env,
+                             "sets these variables for every command"))
+    return held
 
 
 def _commands_wanted(root: Path) -> list[Held]:
@@ -357,10 +397,9 @@ def _commands_wanted(root: Path) -> list[Held]:
             name, file = f"/{path.stem}", path.relative_to(root).as_posix()
             meta: dict[str, Any] = {}
             if text.lstrip("\ufeff").startswith("---"):
-                try:
+                # the command loader reports a broken file, with its line
+                with contextlib.suppress(SkillError):
                     meta = parse_front_matter(text)[0]
-                except SkillError:
-                    pass    # the command loader reports a broken file, with its line
             runs = RUNS.findall(text)
             if runs:
                 held.append(Held(file, name, runs, f"runs these commands when you type {name}"))

@@ -131,6 +131,12 @@ class Model:
         return _bridge().validate(cls, data)
 
     @classmethod
+    def model_json_schema(cls) -> dict[str, Any]:
+        """pydantic's JSON Schema of this model (builds it: imports pydantic)."""
+        schema: dict[str, Any] = _bridge().model_of(cls).model_json_schema()
+        return schema
+
+    @classmethod
     def trusted(cls: type[M], values: dict[str, Any], extra: dict[str, Any] | None = None,
                 fields_set: frozenset[str] | None = None) -> M:
         """An instance of values pydantic validated before (nested models already built);

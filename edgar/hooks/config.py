@@ -1,4 +1,5 @@
-"""Which hooks a session has: ``[[hooks.EVENT]]`` tables in user and project config.toml.
+"""Which hooks a session has: ``[[hooks.EVENT]]`` tables in user and project config.toml, and
+the ``hooks`` of Claude Code's settings files (``edgar.config.claude_settings``).
 
 Guarantees:
 - Events are Claude Code's names (https://code.claude.com/docs/en/hooks#hook-lifecycle).
@@ -17,16 +18,25 @@ Guarantees:
   permission rule is a located problem. ``if`` (one rule, e.g. ``Bash(rm *)``) runs the hook
   only for tool calls it matches, any piece of a compound command counting, as Claude Code
   does; ``args`` is Claude Code's exec form (the command run directly, no shell).
+- Claude Code's JSON shape (``{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type":
+  "command", "command": "…", "timeout": 30}]}]}``) gives the same ``HookSpec``s, origin
+  ``project`` for ``.claude/settings*.json``. A handler edgar cannot run (``type`` ``http``,
+  ``prompt``, ``agent``, ``mcp_tool``; ``shell: "powershell"``) is one located problem and
+  does not run; a key edgar does not read (``async``, ``statusMessage``, ``once``…) is named
+  and the hook runs without it; a value of the wrong type is located and that hook skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from edgar.hooks.matcher import check
+
+if TYPE_CHECKING:
+    from edgar.config.claude_settings import ClaudeFile
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
           "PostToolUseFailure", "Notification", "Stop", "SubagentStop", "PreCompact",
@@ -87,11 +97,15 @@ def _read(path: Path) -> tuple[str, dict[str, Any]]:
     return text, hooks if isinstance(hooks, dict) else {}
 
 
-def _specs(table: Mapping[str, Any], origin: Literal["user", "project"], path: Path | None, text: str,
-           problems: list[str]) -> list[HookSpec]:
+def _toml_where(path: Path | None, text: str) -> Callable[[str], str]:
+    return lambda event: f"{path}:{_line_of(text, f'hooks.{event}')}" if path else "settings"
+
+
+def _specs(table: Mapping[str, Any], origin: Literal["user", "project"],
+           where_of: Callable[[str], str], problems: list[str]) -> list[HookSpec]:
     out = []
     for event, entries in table.items():
-        where = f"{path}:{_line_of(text, f'hooks.{event}')}" if path else "settings"
+        where = where_of(event)
         if event in NOT_FIRED:
             problems.append(f"{where}: hook event {event} is Claude Code's, but edgar does not "
                             f"fire it; its hooks do not run (edgar fires {', '.join(EVENTS)})")
@@ -130,13 +144,104 @@ def _specs(table: Mapping[str, Any], origin: Literal["user", "project"], path: P
 
 
 def load_hooks(root: Path, user_dir: Path, configured: Mapping[str, Any],
-               problems: list[str]) -> list[HookSpec]:
+               problems: list[str], claude: list[ClaudeFile] | None = None) -> list[HookSpec]:
     """Every hook: user file, then project file; ``configured`` (the merged settings) when
-    neither file has a ``[hooks]`` table (settings built in code)."""
+    neither file has a ``[hooks]`` table (settings built in code); then the hooks of
+    Claude Code's settings files (``claude``), lowest precedence first."""
     user_path, project_path = user_dir / "config.toml", root / ".edgar" / "config.toml"
     user_text, user_hooks = _read(user_path)
     project_text, project_hooks = _read(project_path)
     if not user_hooks and not project_hooks:
-        return _specs(configured, "user", None, "", problems)
-    return (_specs(user_hooks, "user", user_path, user_text, problems)
-            + _specs(project_hooks, "project", project_path, project_text, problems))
+        own = _specs(configured, "user", _toml_where(None, ""), problems)
+    else:
+        own = (_specs(user_hooks, "user", _toml_where(user_path, user_text), problems)
+               + _specs(project_hooks, "project", _toml_where(project_path, project_text),
+                        problems))
+    return own + claude_hooks(claude or [], problems)
+
+
+# what a Claude Code handler may say that edgar reads; ``shell`` only as "bash"
+HANDLER_KEYS = frozenset({"type", "command", "timeout", "if", "args", "network", "writable",
+                          "shell"})
+_SHAPE = ('each entry is {"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}')
+
+
+def claude_hooks(files: list[ClaudeFile], problems: list[str]) -> list[HookSpec]:
+    """The hooks of Claude Code's settings files, in Claude Code's JSON shape."""
+    out: list[HookSpec] = []
+    for file in files:
+        table = file.data.get("hooks")
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            problems.append(f"{file.where('hooks')}: \"hooks\" must be an object of EVENT: "
+                            "[…]; no hook from this file runs")
+            continue
+        flat: dict[str, list[dict[str, Any]]] = {}
+        for event, groups in table.items():
+            entries = flat.setdefault(str(event), [])
+            where = file.where("hooks", event)
+            if not isinstance(groups, list):
+                problems.append(f"{where}: hook {event}: expected a list ({_SHAPE}); its "
+                                "hooks do not run")
+                continue
+            for group in groups:
+                if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                    problems.append(f"{where}: hook {event}: {_SHAPE}; this entry does not run")
+                    continue
+                matcher = group.get("matcher", "")
+                if not isinstance(matcher, str):
+                    problems.append(f"{where}: hook {event}: \"matcher\" must be a string; "
+                                    "this entry does not run")
+                    continue
+                extra = sorted(set(group) - {"matcher", "hooks"})
+                if extra:
+                    problems.append(f"{where}: hook {event}: edgar does not read "
+                                    f"{', '.join(map(repr, extra))} beside \"matcher\": ignored")
+                for handler in group["hooks"]:
+                    entry = _handler(handler, event, where, problems)
+                    if entry is not None:
+                        entries.append({**entry, "matcher": matcher})
+        out += _specs(flat, file.origin, _json_where(file), problems)
+    return out
+
+
+def _json_where(file: ClaudeFile) -> Callable[[str], str]:
+    return lambda event: file.where("hooks", event)
+
+
+def _handler(handler: Any, event: str, where: str,
+             problems: list[str]) -> dict[str, Any] | None:
+    """One Claude Code hook handler as a flat entry ``_specs`` reads, or None (said)."""
+    if not isinstance(handler, dict):
+        problems.append(f"{where}: hook {event}: a hook is an object ({{\"type\": \"command\", "
+                        "\"command\": …}}); this one does not run")
+        return None
+    kind = handler.get("type", "command")
+    if kind != "command":
+        problems.append(f"{where}: hook {event}: type {kind!r} is Claude Code's, but edgar runs "
+                        "only type \"command\" hooks; this hook does not run")
+        return None
+    shell = handler.get("shell", "bash")
+    if shell != "bash":
+        problems.append(f"{where}: hook {event}: shell {shell!r}: edgar runs hooks with bash "
+                        "only; this hook does not run")
+        return None
+    wrong = [key for key, ok in (
+        ("timeout", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0),
+        ("if", lambda v: isinstance(v, str)),
+        ("args", lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v)),
+        ("network", lambda v: isinstance(v, bool)),
+        ("writable", lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v)),
+    ) if key in handler and not ok(handler[key])]
+    if wrong:
+        problems.append(f"{where}: hook {event}: wrong type for {', '.join(wrong)} (timeout "
+                        "is seconds above 0, if a rule, args and writable lists of strings, "
+                        "network true or false); this hook does not run")
+        return None
+    unread = sorted(set(handler) - HANDLER_KEYS)
+    if unread:
+        problems.append(f"{where}: hook {event}: edgar does not read "
+                        f"{', '.join(map(repr, unread))}: ignored (the hook runs, and edgar "
+                        "waits for it)")
+    return {k: v for k, v in handler.items() if k in HANDLER_KEYS - {"type", "shell"}}

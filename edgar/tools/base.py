@@ -1,15 +1,18 @@
 """What a tool is, what it returns, and how a failure becomes a shape.
 
 Guarantees:
-- A tool's arguments are a pydantic model (``ToolArgs``) validated before it runs; bad
-  arguments from the model are a ``validation`` error naming each field, never a
-  traceback. ``spec()`` tells the model that model's JSON Schema.
+- A tool's arguments are a declared model (``ToolArgs``) that pydantic validates before it
+  runs; bad arguments from the model are a ``validation`` error naming each field, never a
+  traceback. ``spec()`` tells the model that model's JSON Schema, as pydantic makes it (read
+  from the tool-schema cache when pydantic made it before: ``edgar.tools.schema_cache``).
 - A tool reports failure by raising ``ToolFailure(kind, message, …)``; the harness turns it
   into an ``ErrorRecord`` (the shape, for the bus) and a ``ToolResultBlock`` (the text, for
   the model only).
 - Paths are resolved inside the project root; anything outside is refused unless allowed.
   A path to write (``resolve_for_write``) is refused, with the reason, under ``.edgar/``,
-  ``.git/`` and edgar's user dir, however it is spelt (symlinks are resolved first).
+  ``.git/`` and edgar's user dir, and where it is a project file trusted config runs (a
+  hook's script, an MCP server's source: ``edgar.config.trust.covered``, ADR-0073), however
+  it is spelt (symlinks are resolved first).
 """
 
 from __future__ import annotations
@@ -20,14 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
-from pydantic import ValidationError
-
 from edgar.conversation import ImageBlock, ToolResultBlock, ToolSpec
 from edgar.events import ErrorKind, ErrorRecord, ToolFinished, Where
 from edgar.tools.args import ToolArgs
 
 if TYPE_CHECKING:
+    from pydantic import ValidationError
+
     from edgar.sandbox.session import SessionSandbox
+    from edgar.tools.committed import Baseline
     from edgar.tools.permissions import PermissionGate
     from edgar.tools.todo_list import TodoList
 
@@ -40,7 +44,14 @@ Access = Literal["read", "write", "shell", "task", "web"]
 
 def args_schema(args: type[ToolArgs]) -> dict[str, Any]:
     """The JSON Schema a model is given for ``args``: pydantic's, without ``title`` noise and
-    without the class docstring (the tool's own description says what it does)."""
+    without the class docstring (the tool's own description says what it does); what pydantic
+    made before, from the tool-schema cache, while the tools' sources are unchanged."""
+    from edgar.tools.schema_cache import schema_of
+
+    return schema_of(args, _pydantic_schema)
+
+
+def _pydantic_schema(args: type[ToolArgs]) -> dict[str, Any]:
     schema: dict[str, Any] = _untitled(args.model_json_schema())
     schema.pop("description", None)
     return schema
@@ -152,6 +163,8 @@ class ToolContext:
     # what the hooks of this step's calls said for the model, given beside the results
     notes: list[str] = field(default_factory=list)
     stopped: str | None = None   # a hook's continue: false; the loop ends the turn
+    # what the session began on: the only project files an error fact may name (issue 21 item 8)
+    baseline: Baseline | None = None
 
 
 class Tool:
@@ -169,7 +182,10 @@ class Tool:
         return cached
 
     def parse(self, raw: Any) -> Any:
-        """The model's arguments checked and built; ``ToolFailure("validation")`` when wrong."""
+        """The model's arguments checked and built; ``ToolFailure("validation")`` when wrong.
+        The first call of a tool imports pydantic and builds its model (ADR-0081)."""
+        from pydantic import ValidationError
+
         try:
             return self.Args.model_validate(raw)
         except ValidationError as exc:
@@ -235,6 +251,13 @@ def protected_reason(root: Path, full: Path) -> str | None:
     home = Path(os.path.realpath(user_dir()))
     if inside(home):
         return f"{home} is edgar's user dir (its config and trust records), not a tool's"
+    from edgar.config.trust import covered  # here: only a write pays for reading the record
+
+    for name, by in covered(root).items():
+        if full == Path(os.path.realpath(root / name)):
+            return (f"{name} is run by this project's trusted config ({', '.join(by)}), so "
+                    "`edgar trust` covers it and no tool changes it (the person edits it, "
+                    "then runs `edgar trust` again)")
     return None
 
 

@@ -23,8 +23,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from pydantic import Field
-
+from edgar.declared import Field
 from edgar.tools.base import (
     Tool,
     ToolArgs,

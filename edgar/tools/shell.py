@@ -26,8 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
-
+from edgar.declared import Field
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 from edgar.tools.command_shape import is_answer, vouched_program
 
@@ -78,7 +77,7 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> Complet
     from edgar.sandbox.env import passed
 
     box = sandbox_for(ctx)
-    env = {**ctx.env, **passed(box.policy.env)}
+    env = {**ctx.env, **passed(box.policy.env), **dict(box.policy.set_env)}
     done = await run(["bash", "-c", command], sandbox=box, cwd=ctx.root,
                      env=env, timeout=timeout, on_output=_shown(ctx.output))
     if done.setup_error:
@@ -115,8 +114,8 @@ class Shell(Tool):
         timeout = args.timeout or ctx.shell_timeout
         done = await run_command(args.command, ctx, timeout)
         code = None if done.timed_out else done.exit_code
-        program = vouched_program(args.command, ctx.root, ctx.env,
-                                  sandbox_for(ctx)) if code != 0 else None
+        program = vouched_program(args.command, ctx.root, ctx.env, sandbox_for(ctx),
+                                  ctx.baseline) if code != 0 else None
         if done.timed_out:
             partial = f"\n{done.output.rstrip()}" if done.output.strip() else ""
             raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed "

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
-
+from edgar.declared import Field
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 
 

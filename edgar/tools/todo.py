@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
-
+from edgar.declared import Field
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 from edgar.tools.todo_list import MARKS, TodoItem
 

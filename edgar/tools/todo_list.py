@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import Field
-
+from edgar.declared import Field
 from edgar.tools.args import ToolArgs
 
 __all__ = ["MARKS", "Status", "TodoItem", "TodoList"]

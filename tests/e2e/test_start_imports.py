@@ -57,3 +57,40 @@ def test_a_start_never_scans_for_pydantic_plugins(tmp_path, plugin_site, setting
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "done"
     assert mark.exists() is loaded
+
+
+def _imported(importtime: str) -> set[str]:
+    """The modules ``python -X importtime`` reported importing."""
+    return {line.rsplit("|", 1)[1].strip() for line in importtime.splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
+def test_a_warm_start_sends_its_first_request_without_pydantic(tmp_path):
+    # Settings (settings-cache.json) and the tools' JSON Schemas (tool-schemas.json) come from
+    # what pydantic made on the first start (ADR-0081); the second start imports no pydantic
+    # at all for a turn that calls no tool, and sends the very same request.
+    import subprocess
+    import sys
+
+    from support.sse_server import SSEServer, stream
+
+    project = make_project(tmp_path / "proj")
+    (tmp_path / "home").mkdir()
+    with SSEServer() as server:
+        env = edgar_env(tmp_path / "home", ANTHROPIC_API_KEY="sk-ant-test",
+                        ANTHROPIC_BASE_URL=server.url)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        seen = []
+        for _ in range(2):
+            server.anthropic(stream("anthropic_text"))
+            out = subprocess.run([sys.executable, "-X", "importtime", "-m", "edgar", "-p", "hi",
+                                  "--model", "anthropic:claude-sonnet-4-5", "--no-history"],
+                                 cwd=project, env=env, capture_output=True, text=True,
+                                 timeout=60, stdin=subprocess.DEVNULL)
+            assert out.returncode == 0, out.stderr[-2000:]
+            assert out.stdout.strip() == "Hello, world!"
+            seen.append({m for m in _imported(out.stderr) if m.split(".")[0] == "pydantic"})
+        first, second = server.bodies()
+    assert "pydantic" in seen[0]      # the cold start: pydantic validated, and is seen here
+    assert seen[1] == set()
+    assert second["tools"] == first["tools"] and second["system"] == first["system"]
