@@ -38,7 +38,7 @@ from edgar.redact.assign import (
     find_assignments,
     find_url_passwords,
 )
-from edgar.redact.blocks import KEY_START_WORDS, find_key_bodies, find_key_blocks
+from edgar.redact.blocks import KEY_START_WORDS, find_key_blocks, find_key_bodies
 from edgar.redact.commands import (
     find_bare_tokens,
     find_command_credentials,
