@@ -9,7 +9,7 @@ Guarantees:
   that is not one (``config/trust.damage``), and a ``.edgar`` in the project that is not a
   directory. Each with the one phrase that says why.
 - ``repair(root)`` renames each to ``NAME.broken-TIMESTAMP`` beside it (a database with its
-  -wal and -shm; a checkpoint turn as its whole directory, which undo and diff then pass
+  -wal and -shm, as ``NAME-wal.broken-TIMESTAMP``; a checkpoint turn as its whole directory, which undo and diff then pass
   over), says one line per file, and deletes nothing. A name already taken gets ``-2``,
   ``-3`` …, so nothing moved aside earlier is replaced. Nothing broken: one line saying so.
 """
@@ -98,10 +98,10 @@ def repair(root: Path) -> int:
     for item in items:
         aside = _aside(item.path, stamp)
         os.rename(item.path, aside)
-        for suffix in item.with_it:
+        for suffix in item.with_it:   # memory.db-wal → memory.db-wal.broken-STAMP, as before
             part = Path(f"{item.path}{suffix}")
             if os.path.lexists(part):
-                os.rename(part, Path(f"{aside}{suffix}"))
+                os.rename(part, Path(f"{part}{aside.name[len(item.path.name):]}"))
         print(f"edgar doctor: moved {item.path} aside to {aside.name} (it {item.why})")
     if not items:
         print(f"edgar doctor: no broken state file in {state_dir(root)}")

@@ -29,6 +29,11 @@ Guarantees:
 - Every read and write of a project file here goes beneath the root without following links
   (``tools/beneath``, ADR-0076); a manifest path that is not plain, or that names edgar's state
   or git's internals, is refused, never written (a manifest is data, not instructions).
+- A manifest that cannot be believed (``core/manifest.py``: not a file, not JSON, a field of
+  the wrong kind) makes ``turns`` — so undo and diff — raise ``BrokenState`` naming it, rather
+  than skip a turn whose session is unknown; recording and expiry go on. ``damaged`` lists
+  such turns (for ``edgar doctor --repair``); a turn directory moved aside
+  (``….broken-STAMP``) is no turn.
 """
 
 from __future__ import annotations
