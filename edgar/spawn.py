@@ -21,6 +21,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from collections.abc import Mapping
@@ -44,6 +45,13 @@ def child_env(extra: Mapping[str, str] | None = None,
     env = command_env(environ)
     env.update(extra or {})
     return env
+
+
+def settings_env(sandbox: Confinement | None) -> dict[str, str]:
+    """The variables the person's settings files set for what ``sandbox`` confines (Claude
+    Code's ``env``, ADR-0079): they replace what edgar's environment gave, and a program's
+    own values (an MCP entry's ``env``, ``CLAUDE_PROJECT_DIR``) replace them."""
+    return dict(sandbox.get().policy.set_env) if sandbox is not None else {}
 
 
 async def spawn(argv: list[str], *, cwd: Path, env: Mapping[str, str],
@@ -80,10 +88,8 @@ async def kill_tree(proc: asyncio.subprocess.Process, grace: float = 2.0) -> Non
         except TimeoutError:
             continue
     if proc.returncode is None:
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), grace)
-        except TimeoutError:
-            pass
 
 
 async def read_bounded(stream: asyncio.StreamReader | None, limit: int) -> tuple[bytes, int]:

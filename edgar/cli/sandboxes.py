@@ -12,6 +12,8 @@ Guarantees:
 - ``session_policy(root, settings)`` is the one way a session's policy is made from
   ``[sandbox]`` (mode, network, writable dirs, passed variables): the session, its git,
   ``edgar undo``/``diff`` and ``edgar doctor`` all ask it, so doctor reports what commands get.
+  It protects, beside the policy's own paths, every project file the trust record says trusted
+  config runs (``trust.covered``), so the model's commands cannot rewrite a trusted script.
 """
 
 from __future__ import annotations
@@ -31,19 +33,26 @@ Say = Callable[[Literal["info", "warning"], str], None]
 
 
 def session_policy(root: Path, settings: Settings, *, network: bool = False,
-                   writable: tuple[str, ...] = ()) -> Policy:
-    """The session's policy, widened by ``network``/``writable`` opt-ins (never narrowed)."""
+                   writable: tuple[str, ...] = (),
+                   set_env: tuple[tuple[str, str], ...] = ()) -> Policy:
+    """The session's policy, widened by ``network``/``writable`` opt-ins (never narrowed),
+    with the variables the person's settings files set (``set_env``, ADR-0079)."""
+    from edgar.config.trust import covered
     from edgar.sandbox import Policy
 
     box = settings.sandbox
     extra = tuple(os.path.expanduser(p) for p in (*box.writable, *writable))
+    runs = tuple(str(root / name) for name in covered(root))   # ADR-0073: read-only too
     return Policy.for_project(root, mode=box.mode, network=box.network or network,
-                              extra_writable=extra, env=tuple(box.env))
+                              extra_writable=extra, env=tuple(box.env), extra_protected=runs,
+                              set_env=set_env)
 
 
 class Sandboxes:
-    def __init__(self, root: Path, settings: Settings, say: Say | None = None):
+    def __init__(self, root: Path, settings: Settings, say: Say | None = None,
+                 set_env: tuple[tuple[str, str], ...] = ()):
         self.root, self.settings, self.say = root, settings, say
+        self.set_env = set_env
         self._made: dict[tuple[bool, tuple[str, ...]], SessionSandbox] = {}
 
     def __call__(self, network: bool, writable: tuple[str, ...]) -> SessionSandbox:
@@ -52,7 +61,7 @@ class Sandboxes:
         if box is None:
             def policy() -> Policy:
                 return session_policy(self.root, self.settings, network=key[0],
-                                      writable=key[1])
+                                      writable=key[1], set_env=self.set_env)
 
             def announce(level: Literal["info", "warning"], message: str) -> None:
                 if level == "warning" and self.say is not None:  # the layers are said once

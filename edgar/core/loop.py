@@ -306,9 +306,7 @@ async def _compact_to_fit(session: Session, turn: Turn, history: list[Message],
     session.bus.publish(Notice(level="warning", message=(
         "the conversation is longer than the model's context window: compacting it once and "
         "sending the request again"), **where))
-    if await session.compactor.compact(session, turn=turn) is None:
-        return False
-    return True
+    return await session.compactor.compact(session, turn=turn) is not None
 
 
 def hook_notes(notes: list[str]) -> str:

@@ -32,6 +32,7 @@ Guarantees (tests in tests/integration/test_edgar_git.py, against real repositor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -225,10 +226,8 @@ def git_sync(args: Sequence[str], *, root: Path, sandbox: Sandbox, input: bytes 
 
 def _kill_now(proc: subprocess.Popen[bytes]) -> None:
     # its process group; in a PID namespace the init dies with the reaper (PDEATHSIG)
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     proc.kill()
 
 

@@ -9,6 +9,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -28,8 +29,6 @@ def git_dirs(root: Path | str) -> tuple[Path, Path]:
         if text.startswith("gitdir:"):
             gitdir = (base / text[len("gitdir:"):].strip()).resolve()
     common = gitdir
-    try:
+    with contextlib.suppress(OSError, ValueError):
         common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
-    except (OSError, ValueError):
-        pass
     return gitdir, common

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from edgar.declared import Field
-
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 from edgar.tools.command_shape import is_answer, vouched_program
 
@@ -78,7 +77,7 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> Complet
     from edgar.sandbox.env import passed
 
     box = sandbox_for(ctx)
-    env = {**ctx.env, **passed(box.policy.env)}
+    env = {**ctx.env, **passed(box.policy.env), **dict(box.policy.set_env)}
     done = await run(["bash", "-c", command], sandbox=box, cwd=ctx.root,
                      env=env, timeout=timeout, on_output=_shown(ctx.output))
     if done.setup_error:

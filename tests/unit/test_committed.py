@@ -4,6 +4,7 @@ repositories (loose and packed refs, a worktree, a detached HEAD, SHA-256) and a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -94,10 +95,8 @@ def test_cat_file_output_parses_back_to_what_it_said(items):
 
 @given(st.binary(max_size=300))
 def test_cat_file_garbage_raises_value_error_or_parses(out):
-    try:
+    with contextlib.suppress(ValueError):
         batch_objects(out)
-    except ValueError:
-        pass
 
 
 @pytest.mark.parametrize("rel, parts", [
