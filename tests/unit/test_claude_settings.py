@@ -163,3 +163,15 @@ def test_a_broken_claude_json_is_one_located_problem(tmp_path):
     problems: list[str] = []
     assert read_claude_json(path, tmp_path, {}, problems) == ([], [])
     assert len(problems) == 1 and problems[0].startswith(f"{path}:2:1: not valid JSON")
+
+
+def test_claude_codes_rule_forms_apply_without_a_word():
+    from edgar.tools.permission_config import claude_rules
+
+    texts = ["Bash(npm run test:*)", "Read(./.env)", "mcp__server", "mcp__github__get_issue",
+             "WebFetch(domain:docs.python.org)", "Edit(src/**)", "TodoWrite", "Task",
+             "ExitPlanMode", "Glob", "Grep(/src/**)"]
+    problems: list[str] = []
+    rules = claude_rules([file_of({"permissions": {"allow": texts}})], lambda: False, problems)
+    assert problems == [] and [r.text for r in rules.allow] == texts
+    assert rules.allow[2].tool == "mcp__server__*" and rules.allow[8].tool == "exit_plan_mode"
