@@ -38,12 +38,15 @@ from edgar.redact.text import (
     Span,
     entropy,
     lazy,
+    table,
 )
 
 MARK_HEAD = "[REDACTED:"  # how every marker (`redact.MARK`) starts
 _SYMBOLS = frozenset("+=!@#$%^&*")
 _SPACE = frozenset(" \t\n\r\f\v")
 _NAME_CHARS = WORD | {".", "-"}
+# The lower-cased text with each character that may be in a name as `a`, any other as a space.
+_NAME_VIEW = table([("".join(sorted(_NAME_CHARS)).encode(), ord("a"))], ord(" "))
 
 # --- assignments --------------------------------------------------------------------------------
 # What may follow a secret-looking name: its closing quote or bracket, then an operator (`=`,
@@ -60,10 +63,15 @@ _ASSIGN_SRC = r"""\\{0,2}(?P<q>["'`])?\]?(?:
   | (?P<xml>>)
   )[ \t]*"""
 OPERATOR_BYTES = (b"=", b":", b">", b"--", b'",', b"',")
-_KEYWORD_RX = tuple(
-    lazy(rb"(?P<n>" + word + rb"[a-z0-9_.\-]{0,64})" + _ASSIGN_SRC.encode(), re.X)
-    for word in (rb"key(?!s\b)", rb"secret", rb"token(?!s\b)", rb"p(?:ass|wd)", rb"auth", rb"cred", rb"p(?:at|w)(?![a-z])")
-)
+_WORDS = (rb"key(?!s\b)", rb"secret", rb"token(?!s\b)", rb"p(?:ass|wd)", rb"auth", rb"cred", rb"p(?:at|w)(?![a-z])")
+# A name holding a secret word, then an assignment — not the comma of a call's ("NAME", "…"):
+# names followed by a comma are mostly lists of strings (`"token123",` in minified JSON), and
+# only a call's are judged (`_CALL_RX`), found from its `("` instead.
+_NO_COMMA = _ASSIGN_SRC.replace(r"""  | (?P<comma>[ \t]*,(?=[ \t]*["']))""" + "\n", "")
+assert _NO_COMMA != _ASSIGN_SRC
+_KEYWORD_RX = tuple(lazy(rb"(?P<n>" + word + rb"[a-z0-9_.\-]{0,64}+)" + _NO_COMMA.encode(), re.X) for word in _WORDS)
+_CALL_RX = lazy(rb"""\(["'](?P<n>[a-z0-9_.\-]{1,100})["'][ \t]*,(?=[ \t]*["'])""")
+_SECRET_WORD = lazy(b"|".join(_WORDS))
 _FLAG_RX = lazy(
     rb"--(?P<n>[a-z0-9-]{0,40}(?:pass|pwd|secret|token|key|auth|cred)[a-z0-9-]{0,40})(?=[ \t=])"
 )
@@ -209,18 +217,23 @@ def _value_span(strength: str, text: str, m: re.Match[str]) -> tuple[int, int, s
 
 def find_assignments(text: str, low: bytes, spans: list[Span]) -> None:
     seen: set[int] = set()  # names already judged: `secret_key` holds two secret words
+    names = low.translate(_NAME_VIEW)
     for rx in _KEYWORD_RX:
         for m in rx.finditer(low):
-            _judge_name(text, m.start(), m.end("n"), seen, spans)
+            _judge_name(text, names, m.start(), m.end("n"), seen, spans)
+    for m in _CALL_RX.finditer(low):
+        s, e = m.span("n")
+        if _SECRET_WORD.search(low, s, e):
+            _judge_name(text, names, s, e, seen, spans)
     for m in _FLAG_RX.finditer(low):
-        _judge_name(text, m.start("n"), m.end("n"), seen, spans)
+        _judge_name(text, names, m.start("n"), m.end("n"), seen, spans)
 
 
-def _judge_name(text: str, p: int, ne: int, seen: set[int], spans: list[Span]) -> None:
-    ns = p
+def _judge_name(text: str, names: bytes, p: int, ne: int, seen: set[int], spans: list[Span]) -> None:
+    # where the name holding the keyword at p starts: after the last character before p (at
+    # most 100 back) that cannot be in a name — one search of the names view, in C
     floor = p - 100 if p > 100 else 0
-    while ns > floor and text[ns - 1] in _NAME_CHARS:
-        ns -= 1
+    ns = names.rfind(b" ", floor, p) + 1 or floor
     if ns and text[ns - 1] == "\\" and text[ns] in "nrt":  # "\napi_key=…" in a JSON string
         ns += 1
     if ns in seen:
@@ -276,10 +289,18 @@ def _judge_name(text: str, p: int, ne: int, seen: set[int], spans: list[Span]) -
 _URL_CREDS = lazy(r"://[^\s:/?#@'\"<>\[\]{}\\]{0,256}:(?P<pw>[^\s/?#'\"<>\\]{1,256})@(?=[A-Za-z0-9\[])")
 
 
-def find_url_passwords(text: str, raw: bytes, spans: list[Span]) -> None:
-    i = raw.find(b"://")
-    while i >= 0:
+def find_url_passwords(text: str, raw: bytes, spans: list[Span], at: list[int] | None = None) -> None:
+    """`at`: where `://` is in the text (`edgar.redact.scan` found them), else searched here."""
+    for i in _all(raw, b"://") if at is None else at:
         m = _URL_CREDS.match(text, i)
         if m and not _stand_in(m.group("pw")):
             spans.append((m.start("pw"), m.end("pw"), "url-password", PRIO_URL))
-        i = raw.find(b"://", i + 3)
+
+
+def _all(raw: bytes, word: bytes) -> list[int]:
+    out = []
+    i = raw.find(word)
+    while i >= 0:
+        out.append(i)
+        i = raw.find(word, i + len(word))
+    return out

@@ -43,15 +43,18 @@ _STAND_IN = lazy(
 )
 
 
-def find_command_credentials(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
+def find_command_credentials(text: str, raw: bytes, low: bytes, spans: list[Span],
+                             literals: dict[bytes, list[int]] | None = None) -> None:
+    """`literals`: where `-u`, `--user` and ` -p` are in the lower-cased text (`edgar.redact.scan`
+    found them), else searched here."""
+    if literals is None:
+        literals = {w: _all(low, w) for w in (b"-u", b"--user", b" -p")}
     for flag in (b"-u", b"--user"):
-        i = raw.find(flag)
-        while i >= 0:
+        for i in literals.get(flag, ()):
             m = _USER_FLAG.match(text, i - 1) if i else None
             if m:
                 _add(m, "basic-auth", spans)
-            i = raw.find(flag, i + 2)
-    if b" -p" in raw:
+    if literals.get(b" -p"):
         if b"mysql" in low or b"mariadb" in low:
             for m in _MYSQL_P.finditer(text):
                 _add(m, "password", spans)
@@ -67,16 +70,24 @@ def _add(m, family: str, spans: list[Span]) -> None:
         spans.append((m.start("pw"), m.end("pw"), family, PRIO_NAME))
 
 
-def find_url_tokens(text: str, raw: bytes, spans: list[Span]) -> None:
-    i = raw.find(b"://")
-    while i >= 0:
+def find_url_tokens(text: str, raw: bytes, spans: list[Span], at: list[int] | None = None) -> None:
+    """`at`: where `://` is in the text (`edgar.redact.scan` found them), else searched here."""
+    for i in _all(raw, b"://") if at is None else at:
         m = _USERINFO.match(text, i)
         if m:
             t = m.group("t")
             chars = set(t)
             if not chars.isdisjoint(DIGITS) and not (chars.isdisjoint(UPPER) and chars.isdisjoint(LOWER_CHARS)):
                 spans.append((m.start("t"), m.end("t"), "url-token", PRIO_URL))
-        i = raw.find(b"://", i + 3)
+
+
+def _all(data: bytes, word: bytes) -> list[int]:
+    out = []
+    i = data.find(word)
+    while i >= 0:
+        out.append(i)
+        i = data.find(word, i + 1)
+    return out
 
 
 # Bare tokens: a run standing alone in a token region (`upstream.find`'s: 16 token characters

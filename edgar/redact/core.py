@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from edgar.redact import noseyparker, own, upstream
 from edgar.redact.assign import (
@@ -51,6 +51,7 @@ from edgar.redact.names import (
     looks_secret_name,
     service_family,
 )
+from edgar.redact.scan import LITERALS, Shared, build, scan
 from edgar.redact.text import LOWER, PRIO_ENV, Span
 
 __all__ = ["FAMILIES", "MARK", "Redactor", "looks_secret_name", "redact", "secret_values"]
@@ -168,22 +169,31 @@ class Redactor:
                 spans.append((i, i + len(v), _ENV_FAMILY, PRIO_ENV))
                 i = text.find(v, i + len(v))
         raw = text.encode("ascii", "replace")  # one '?' per non-ASCII character: same offsets
-        if b"PRIVATE KEY" in raw or b"PuTTY-User-Key-File" in raw:
-            find_key_blocks(text, spans)
-        if any(w in raw for w in KEY_START_WORDS):
-            find_key_bodies(text, spans)
         low = raw.translate(LOWER)
-        regions = upstream.find(text, raw, low, spans)
-        noseyparker.find(text, low, spans)
-        own.find(text, low, spans)
+        hits = scan(shared_scan(), low)  # one pass for every keyword-led finder and every literal below
+        lit = hits.literals
+        if b"private key" in lit or b"putty-user-key-file" in lit:
+            find_key_blocks(text, spans)
+        if hits.key_start:
+            find_key_bodies(text, spans)
+        regions = upstream.find(text, raw, low, spans, hits.context)
+        noseyparker.find(text, low, spans, hits.noseyparker)
+        own.find(text, low, spans, hits.own)
         if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment
             find_assignments(text, low, spans)
-        if b"://" in raw:
-            find_url_passwords(text, raw, spans)
-            find_url_tokens(text, raw, spans)
-        find_command_credentials(text, raw, low, spans)
+        urls = lit.get(b"://")
+        if urls:
+            find_url_passwords(text, raw, spans, urls)
+            find_url_tokens(text, raw, spans, urls)
+        find_command_credentials(text, raw, low, spans, lit)
         find_bare_tokens(text, low, regions, spans)
         return spans
+
+
+@cache
+def shared_scan() -> Shared:
+    return build(noseyparker.scan_words(),
+                 (upstream.context_words(), own.WORDS, tuple(w.lower() for w in KEY_START_WORDS), LITERALS))
 
 
 @lru_cache(maxsize=16)

@@ -30,16 +30,20 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from edgar.redact.text import PRIO_GENERIC, Span, placeholder, trie
+from edgar.redact.scan import AhoCorasickScanner, TrieScanner
+from edgar.redact.scan import scanner as make_scanner
+from edgar.redact.text import LOWER, PRIO_GENERIC, Span, placeholder
 
 _TABLE = Path(__file__).with_name("noseyparker_rules.json")
 BEFORE, AFTER = 256, 1024  # the window a keyword hit opens (the script's WINDOW = their sum)
+LEAD = 100  # the furthest before its keyword a match may start for the rule to be tried per hit
 
 
 class Rule:
     """One translated rule, compiled on first use."""
 
-    __slots__ = ("_group", "_rx", "after", "also", "anchored", "before", "follow", "groups", "id", "pattern", "prio")
+    __slots__ = ("_group", "_lead", "_rx", "after", "also", "anchored", "before", "follow", "groups", "id",
+                 "leading", "pattern", "prio", "probe")
 
     def __init__(self, raw: dict) -> None:
         self.id: str = raw["id"]
@@ -60,9 +64,19 @@ class Rule:
         # ...and is followed by one of these (lower-cased; `?` for any non-ASCII character):
         # a hit followed by another cannot start a match, and costs no attempt.
         self.follow: bytes = _table(raw.get("follow"))
+        # ...and, when one of its other literal sets is a single literal (`.` of a Kubernetes
+        # bootstrap token), that literal lies between the hit and `after`: one search, in C,
+        # spares the attempt at the many hits of `token` with none.
+        self.probe: bytes = next((s[0] for s in self.also if len(s) == 1), b"")
+        # A rule whose match starts at most `before` (≤ LEAD) characters before its keyword is
+        # tried once per hit, from `before` characters earlier, by a pattern that lets the
+        # match start anywhere up to the hit (`lead_match`), not searched over a whole window:
+        # a window runs on for `after` characters where no match can start.
+        self.leading: bool = not self.anchored and raw.get("before") is not None and raw["before"] <= LEAD
         self._group: int = int(raw.get("group") or 0)
         self.groups: tuple[int, ...] = ()  # the secret group first, then the others from the last
         self._rx: re.Pattern[str] | None = None
+        self._lead: re.Pattern[str] | None = None
 
     @property
     def rx(self) -> re.Pattern[str]:
@@ -71,6 +85,17 @@ class Rule:
             first = self._group
             self.groups = tuple(g for g in (first, *range(self._rx.groups, 0, -1)) if g)
         return self._rx
+
+    @property
+    def lead_match(self) -> Callable[[str, int, int], re.Match[str] | None]:
+        """`match` of the pattern behind a lazy run of at most `before` characters of any kind
+        (the leftmost match starting in [pos, pos + before]); global flags stay in front."""
+        if self._lead is None:
+            flags = re.match(r"\(\?[aiLmsux]+\)", self.pattern)
+            head = flags.group() if flags else ""
+            self._lead = re.compile(f"{head}(?:[\\s\\S]{{0,{self.before}}}?){self.pattern[len(head):]}", re.ASCII)
+            self.rx  # noqa: B018 - the groups
+        return self._lead.match
 
     def find(self, text: str, lo: int, hi: int, spans: list[Span]) -> None:
         for m in self.rx.finditer(text, lo, hi):
@@ -112,6 +137,12 @@ class Table(NamedTuple):
     rules: tuple[Rule, ...]
     keywords: tuple[bytes, ...]
     by_keyword: tuple[tuple[Rule, ...], ...]  # the rules of keywords[i]
+    # What the scan looks for: for a keyword's anchored rules with a `follow` set, the keyword
+    # followed by each character that may follow it (`key=`, `key:`, not `key+`), so a hit no
+    # such rule could start at is never reported at all; for its other rules, the keyword.
+    scan_words: tuple[bytes, ...]
+    scan_keyword: tuple[int, ...]  # scan_words[j] is keywords[scan_keyword[j]] (and a character)
+    scan_rules: tuple[tuple[Rule, ...], ...]  # the rules a hit of scan_words[j] runs
 
 
 @cache
@@ -122,93 +153,116 @@ def load() -> Table:
     for rule, r in zip(rules, raw["rules"], strict=True):
         for k in r["keywords"]:
             by_kw.setdefault(k.encode(), []).append(rule)
-    return Table(raw["commit"], rules, tuple(by_kw), tuple(tuple(v) for v in by_kw.values()))
+    scan: dict[bytes, tuple[int, list[Rule]]] = {}
+    for k, (kw, rs) in enumerate(by_kw.items()):
+        for r in rs:
+            nexts = sorted({LOWER[c] for c in range(256) if r.follow[c]}) if r.anchored and r.follow is not _ANY else []
+            if any(kw + bytes([c]) in by_kw for c in nexts):
+                nexts = []  # `secret` and `:` spell another rule's keyword: the keyword alone
+            for word in [kw + bytes([c]) for c in nexts] or [kw]:
+                scan.setdefault(word, (k, []))[1].append(r)
+    return Table(raw["commit"], rules, tuple(by_kw), tuple(tuple(v) for v in by_kw.values()), tuple(scan),
+                 tuple(k for k, _ in scan.values()), tuple(tuple(dict.fromkeys(rs)) for _, rs in scan.values()))
 
 
-class TrieScanner:
-    """The fallback scanner: one lookahead trie regex, each hit as (keyword index, start)."""
-
-    def __init__(self, words: tuple[bytes, ...]) -> None:
-        self._index = {w: i for i, w in enumerate(words)}
-        self._words = words
-        self._rx = re.compile(b"(?=(" + trie(w.decode() for w in words).encode() + b"))")
-        self._longer = {w: [v for v in words if v != w and v.startswith(w)] for w in words}
-
-    def hits(self, low: bytes):
-        for m in self._rx.finditer(low):
-            word = m.group(1)
-            at = m.start()
-            yield self._index[word], at
-            for longer in self._longer[word]:  # the trie reports the shortest word at a position
-                if low.startswith(longer, at):
-                    yield self._index[longer], at
-
-
-class AhoCorasickScanner:
-    def __init__(self, words: tuple[bytes, ...], automaton) -> None:
-        self._ac = automaton(list(words))
-
-    def hits(self, low: bytes):
-        return [(k, at) for k, at, _ in self._ac.find_matches_as_indexes(low, overlapping=True)]
+def scan_words() -> tuple[bytes, ...]:
+    """The words `find`'s hits are indexes into (`edgar.redact.scan` looks for them)."""
+    return load().scan_words
 
 
 @cache
 def scanner() -> TrieScanner | AhoCorasickScanner:
-    words = load().keywords
-    try:
-        from ahocorasick_rs import BytesAhoCorasick
-    except ImportError:  # an install without the wheel: the same hits, more slowly
-        return TrieScanner(words)
-    return AhoCorasickScanner(words, BytesAhoCorasick)
+    """A scanner over the keywords alone (`bench/redact_speed.py` times it)."""
+    return make_scanner(load().keywords)
 
 
-def _plan(k: int) -> Plan:
-    """Keyword k's plan, made (and its rules compiled) the first time it hits."""
-    plan = _PLANS[k]
+@cache
+def _scan_scanner() -> TrieScanner | AhoCorasickScanner:
+    return make_scanner(load().scan_words)
+
+
+def _plan(j: int) -> Plan:
+    """Scan word j's plan, made (and its keyword's rules compiled) the first time it hits."""
+    plan = _PLANS[j]
     if plan is None:
         t = load()
-        rules = t.by_keyword[k]
+        k = t.scan_keyword[j]
+        rules = t.scan_rules[j]
         anchored = tuple((r, r.rx.match) for r in rules if r.anchored)
         admits = bytes(max(col) for col in zip(*(r.follow for r, _ in anchored), strict=True)) if anchored else bytes(257)
-        plan = _PLANS[k] = Plan(len(t.keywords[k]), admits, anchored, tuple(r for r in rules if not r.anchored))
+        plan = _PLANS[j] = Plan(len(t.keywords[k]), admits, anchored, tuple(r for r in rules if not r.anchored))
     return plan
 
 
 _PLANS: list[Plan | None] = []
 
 
-def find(text: str, low: bytes, spans: list[Span]) -> None:
-    """Append the spans of every rule's secrets in `text` (`low`: its lower-cased ASCII view)."""
-    hits = scanner().hits(low)
+def group(hits: list[tuple[int, int]]) -> dict[int, list[int]]:
+    """(scan word, start) hits as each scan word's starts, in order."""
+    out: dict[int, list[int]] = {}
+    for k, at in hits:
+        ats = out.get(k)
+        if ats is None:
+            out[k] = [at]
+        else:
+            ats.append(at)
+    return out
+
+
+def find(text: str, low: bytes, spans: list[Span], hits: dict[int, list[int]] | None = None) -> None:
+    """Append the spans of every rule's secrets in `text` (`low`: its lower-cased ASCII view);
+    `hits`: the starts of each scan word (an index into `scan_words()`) in `low`, as
+    `edgar.redact.scan` reports them. Each word's hits are taken rule by rule, in one tight
+    loop each."""
+    if hits is None:
+        hits = group(_scan_scanner().hits(low))
     if not hits:
         return
     if not _PLANS:
-        _PLANS.extend([None] * len(load().keywords))
+        _PLANS.extend([None] * len(load().scan_words))
     n = len(text)
-    windows: dict[Rule, list[list[int]]] = {}
-    for k, at in hits:
-        size, admits, anchored, windowed = _PLANS[k] or _plan(k)
-        if anchored:
-            nxt = at + size
-            c = low[nxt] if nxt < n else 256
-            if admits[c]:
-                for rule, match in anchored:
-                    if rule.follow[c]:  # one attempt in C costs less than any check before it
-                        m = match(text, at, at + rule.after)
-                        if m:
-                            rule.take(text, m, spans)
+    find_ = low.find
+    windows: dict[Rule, list[tuple[int, int]]] = {}
+    for j, ats in hits.items():
+        size, admits, anchored, windowed = _PLANS[j] or _plan(j)
+        for rule, match in anchored:
+            follow, probe, after = rule.follow, rule.probe, rule.after
+            for at in ats:
+                nxt = at + size
+                if not follow[low[nxt] if nxt < n else 256]:
+                    continue  # no match starts with the keyword and this character
+                end = at + after
+                if probe and find_(probe, at, end) < 0:
+                    continue  # one search, in C, spares the attempt
+                m = match(text, at, end)
+                if m:
+                    rule.take(text, m, spans)
         for rule in windowed:
-            lo, hi = max(0, at - rule.before), min(n, at + rule.after)
-            ws = windows.setdefault(rule, [])
-            if ws and lo <= ws[-1][1]:  # hits come in order, give or take a keyword's length
-                last = ws[-1]
-                last[0], last[1] = min(last[0], lo), max(last[1], hi)
-            else:
-                ws.append([lo, hi])
+            before, after = rule.before, rule.after
+            if rule.leading:
+                match = rule.lead_match
+                for at in ats:
+                    m = match(text, at - before if at > before else 0, at + after)
+                    if m:
+                        rule.take(text, m, spans)
+                continue
+            windows.setdefault(rule, []).extend(
+                (at - before if at > before else 0, min(n, at + after)) for at in ats)
     for rule, ws in windows.items():
-        for lo, hi in ws:
-            if rule.also:
-                window = low[lo:hi]
-                if not all(any(w in window for w in words) for words in rule.also):
-                    continue
-            rule.find(text, lo, hi, spans)
+        ws.sort()
+        lo, hi = ws[0]
+        for a, b in ws[1:]:
+            if a <= hi:
+                hi = max(hi, b)
+                continue
+            _window(rule, text, low, lo, hi, spans)
+            lo, hi = a, b
+        _window(rule, text, low, lo, hi, spans)
+
+
+def _window(rule: Rule, text: str, low: bytes, lo: int, hi: int, spans: list[Span]) -> None:
+    if rule.also:
+        window = low[lo:hi]
+        if not all(any(w in window for w in words) for words in rule.also):
+            return
+    rule.find(text, lo, hi, spans)

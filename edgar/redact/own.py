@@ -5,9 +5,9 @@ Mapbox `pk.`/`sk.`/`tk.` tokens without the word "mapbox" near them.
 
 What this module guarantees:
 
-* **Keyword first.** Each rule starts with a literal (case-insensitive); the text's lower-cased
-  view is searched for it (`bytes.find`), and the rule's regex is tried once, anchored, at each
-  hit. Text without a keyword costs one search per keyword.
+* **Keyword first.** Each rule starts with a literal (case-insensitive), found in the text's
+  lower-cased view by the one shared scan (`edgar.redact.scan`); the rule's regex is tried
+  once, anchored, at each hit.
 * **The value only.** A match's `v` group is the secret (the password, not the sentence; the
   webhook's ids and token, not its host); a `check` on it decides, so that words and code
   stay: `password reset`, `password VARCHAR(255)`, `password_hash`, `reset your password` and
@@ -100,19 +100,30 @@ RULES = (
             "mapbox-access-token", _any),
 )
 FAMILIES = frozenset(r.family for r in RULES)
+WORDS = tuple(dict.fromkeys(w for r in RULES for w in r.keywords))  # what `edgar.redact.scan` looks for
+_BY_WORD = tuple(tuple(r for r in RULES if w in r.keywords) for w in WORDS)
 
 
-def find(text: str, low: bytes, spans: list[Span]) -> None:
-    """Append the spans of every own rule's secrets in `text` (`low`: its lower-cased ASCII view)."""
-    for rule in RULES:
-        match = rule.rx.match
-        for word in rule.keywords:
-            at = low.find(word)
-            while at >= 0:
-                m = match(text, at)
-                if m:
-                    s, e = m.span("v")
-                    v = text[s:e]
-                    if rule.check(v) and not placeholder(v) and "[REDACTED:" not in v:
-                        spans.append((s, e, rule.family, PRIO_TOKEN))
-                at = low.find(word, at + len(word))
+def find(text: str, low: bytes, spans: list[Span], hits: list[tuple[int, int]] | None = None) -> None:
+    """Append the spans of every own rule's secrets in `text` (`low`: its lower-cased ASCII
+    view; `hits`: (index into `WORDS`, start) of each keyword, as `edgar.redact.scan` reports
+    them — found here with `bytes.find` when not given)."""
+    if hits is None:
+        hits = [(k, at) for k, w in enumerate(WORDS) for at in _occurrences(low, w)]
+    for k, at in hits:
+        for rule in _BY_WORD[k]:
+            m = rule.rx.match(text, at)
+            if m:
+                s, e = m.span("v")
+                v = text[s:e]
+                if rule.check(v) and not placeholder(v) and "[REDACTED:" not in v:
+                    spans.append((s, e, rule.family, PRIO_TOKEN))
+
+
+def _occurrences(low: bytes, word: bytes) -> list[int]:
+    out = []
+    at = low.find(word)
+    while at >= 0:
+        out.append(at)
+        at = low.find(word, at + 1)
+    return out

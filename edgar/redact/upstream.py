@@ -31,6 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
+from edgar.redact.scan import AhoCorasickScanner, TrieScanner, scanner
 from edgar.redact.text import PRIO_TOKEN, Span, entropy, lazy, placeholder, table, trie
 
 _TABLE = Path(__file__).with_name("gitleaks_rules.json")
@@ -136,7 +137,6 @@ class Table(NamedTuple):
     commit: str
     rules: tuple[Rule, ...]
     token_kw: lazy  # compiled on first use: edgar's start does not pay for it
-    context_kw: lazy
     by_keyword: dict[bytes, tuple[Rule, ...]]
     global_lists: list[dict]
     line_rules: tuple[tuple[bytes, tuple[Rule, ...]], ...]
@@ -177,15 +177,14 @@ def load() -> Table:
             line_rules.setdefault(k.encode(), []).append(r)
     by_kw: dict[bytes, list[Rule]] = {}
     token_words: set[str] = set()
-    context_words: set[str] = set()
     for r in rules:
         for k in r.keywords:
             by_kw.setdefault(k.encode(), []).append(r)
-            (context_words if r.context else token_words).add(k)
+            if not r.context:
+                token_words.add(k)
     # A lookahead: hits may overlap (`ABsk-ant-…` holds `absk` and `sk-ant-`), each is reported.
     return Table(
         raw["commit"], every, lazy(b"(?=(" + trie(token_words).encode() + b"))"),
-        lazy(b"(?=(" + trie(context_words).encode() + b"))"),
         {k: tuple(v) for k, v in by_kw.items()}, raw["global_allowlists"],
         tuple((k, tuple(v)) for k, v in line_rules.items()),
     )
@@ -233,15 +232,22 @@ def _name_start(cls_name: bytes, p: int, floor: int) -> int:
     return cls_name.rfind(b" ", max(floor, p - 50), p) + 1 or max(floor, p - 50)
 
 
-def find(text: str, raw: bytes, low: bytes, spans: list[Span]) -> list[tuple[int, int]]:
+def find(text: str, raw: bytes, low: bytes, spans: list[Span],
+         context: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Append the spans of every upstream rule's secrets in `text` (`raw`: its ASCII view,
-    `low`: that lower-cased). Returns the token regions it looked at (for the bare tokens)."""
+    `low`: that lower-cased; `context`: the hits of `context_words()` in `low`, as
+    `edgar.redact.scan` reports them). Returns the token regions it looked at (for the bare
+    tokens)."""
     t = load()
     cls = raw.translate(_CLS)
     jobs: dict[tuple[int, int, int], tuple[Rule, tuple[int, int]]] = {}
     regions: list[tuple[int, int]] = []
     if cls.find(_RUN) >= 0:  # no run of 10 token characters: no region, no regional rule
         regions = _regions(text, raw, low, cls, t, jobs)
+        if context is None:
+            context = _context_scanner().hits(low)
+        if context:
+            _assignments(text, raw, cls, context, jobs)
     for word, rules in t.line_rules:
         j = low.find(word)
         while j >= 0:
@@ -277,23 +283,45 @@ def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict
         line = _line(text, lo, hi)
         for r in _rules_for(m, False):
             _add(jobs, r, (max(line[0], lo - 2), min(line[1], hi + 8)), line)
-    # Values after an operator: the name before one may hold a service's keyword.
+    return regions
+
+
+def _assignments(text: str, raw: bytes, cls: bytes, hits: list[tuple[int, int]], jobs: dict) -> None:
+    """Values after an operator whose name holds a service's keyword (`kucoin_key = '…'`): for
+    each hit of a service name, the first character after it that cannot be in a name must be
+    an operator within `_BACK` characters, followed by a value of `_MIN_RUN` or more."""
+    words = context_words()
     names = raw.translate(_NAMEVIEW)
-    cls_name = b""
-    backs: list[tuple[int, int]] = []
-    for v in _VALUE.finditer(raw.translate(_OPVIEW)):
-        op = v.start()
-        back = names.rfind(b" ", max(0, op - _BACK), op) + 1 or max(0, op - _BACK)
-        backs.append((back, v.end() - _MIN_RUN))
-    for k, m, at in _hits(t.context_kw, low, backs, where=True):
-        lo = backs[k][1]
+    n = len(cls)
+    opview = cls_name = b""
+    for k, at in hits:
+        word = words[k]
+        op = names.find(b" ", at + len(word))
+        if op < 0 or op - at > _BACK:
+            continue
+        opview = opview or raw.translate(_OPVIEW)
+        v = _VALUE.match(opview, op)
+        if v is None:
+            continue
+        lo = v.end() - _MIN_RUN
         hi = cls.find(b" ", lo)
         line = _line(text, lo, n if hi < 0 else hi)
         cls_name = cls_name or raw.translate(_NAME)
         start = _name_start(cls_name, at, line[0])
-        for r in _rules_for(m, True):
+        for r in _rules_for(word, True):
             _add(jobs, r, (start, line[1]), line)
-    return regions
+
+
+@cache
+def context_words() -> tuple[bytes, ...]:
+    """The service names of upstream's assignment rules (`kucoin`, `twilio`), looked for in the
+    whole text by one scan (`edgar.redact.scan`)."""
+    return tuple(sorted(k for k, rules in load().by_keyword.items() if any(r.context for r in rules)))
+
+
+@cache
+def _context_scanner() -> TrieScanner | AhoCorasickScanner:
+    return scanner(context_words())
 
 
 def _hits(rx: lazy, low: bytes, spans: list[tuple[int, int]], where: bool = False):
