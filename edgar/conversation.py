@@ -12,7 +12,7 @@ Guarantees:
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 __all__ = ["Attachment", "TextBlock", "ImageBlock", "ThinkingBlock", "RedactedThinkingBlock",
            "ServerBlock", "ToolUseBlock",
@@ -89,8 +89,8 @@ class ToolResultBlock:
     images: tuple[ImageBlock, ...] = ()
 
 
-Block = Union[TextBlock, ImageBlock, ThinkingBlock, RedactedThinkingBlock, ServerBlock,
-              ToolUseBlock, ToolResultBlock]
+Block = (TextBlock | ImageBlock | ThinkingBlock | RedactedThinkingBlock | ServerBlock
+         | ToolUseBlock | ToolResultBlock)
 _KINDS: dict[str, type[Block]] = {"text": TextBlock, "image": ImageBlock,
                                    "thinking": ThinkingBlock, "server": ServerBlock,
                                    "redacted_thinking": RedactedThinkingBlock,

@@ -21,6 +21,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from collections.abc import Mapping
@@ -80,10 +81,8 @@ async def kill_tree(proc: asyncio.subprocess.Process, grace: float = 2.0) -> Non
         except TimeoutError:
             continue
     if proc.returncode is None:
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), grace)
-        except TimeoutError:
-            pass
 
 
 async def read_bounded(stream: asyncio.StreamReader | None, limit: int) -> tuple[bytes, int]:

@@ -13,12 +13,15 @@ Guarantees:
   as the next user message, at most ``verify.max_rounds`` times per turn; then the turn ends
   with a Notice saying the check still fails. The output reaches the model only: no event
   carries it (design.md §3.4).
+- A project's own ``verify.command`` (``recheck`` given) runs only while the project's trust
+  still holds: once a file it runs changed, it no longer runs, and one Notice says which.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from edgar.config import VerifySettings
@@ -56,8 +59,11 @@ def fix_message(command: str, code: int | None, output: str, round_: int, rounds
 class Verifier:
     """One session's verify hook; counts fix rounds per turn."""
 
-    def __init__(self, settings: VerifySettings):
+    def __init__(self, settings: VerifySettings,
+                 recheck: Callable[[], str | None] | None = None):
         self.settings = settings
+        self.recheck = recheck   # a project's command: why trust no longer holds, or None
+        self._lapse_said = False
         self.command = (settings.command or "").strip()
         self._changes = 0                      # ToolFinished events that changed files
         self._checked: dict[str, int] = {}     # turn id -> _changes at its last check
@@ -75,6 +81,13 @@ class Verifier:
             return None  # nothing changed since the last check of this turn
         self._checked[turn.id] = self._changes
         where: Where = {"session_id": session.id, "turn_id": turn.id, "depth": 0}
+        why = self.recheck() if self.recheck is not None else None
+        if why:   # the project's own command, and a file it runs changed since the start
+            if not self._lapse_said:
+                self._lapse_said = True
+                session.bus.publish(Notice(level="warning", message=(
+                    f"verify `{self.command}` no longer runs: {why}"), **where))
+            return None
         ctx = ToolContext(root=session.root, sandbox=session.sandbox)
         started = time.monotonic()
         try:

@@ -27,6 +27,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import sys
@@ -252,10 +253,8 @@ async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: s
         if task is not None:
             task.cancel()
 
-    try:
+    with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.add_signal_handler(signal.SIGINT, on_sigint)
-    except (NotImplementedError, RuntimeError):
-        pass
     if prompt is not None and prompt.startswith("# ") and prompt[2:].strip() and not attached:
         # "# text": remember it, no model call (the REPL's shortcut, as typed on the command line)
         if app.learning is None:
@@ -297,10 +296,8 @@ async def _one_turn(app, printer: _Printer, prompt: str | None, attached, fmt: s
             if commits is not None and result.outcome != "cancelled":
                 committed = await commits.after_turn(said, turn_id, result.files)
     finally:
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
-        except (NotImplementedError, RuntimeError):
-            pass
     if fmt == "text" and result.plan is not None:   # plan mode: the plan is the answer
         printer.own_line()
         out.write(result.plan.rstrip("\n") + "\n")

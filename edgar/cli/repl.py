@@ -30,6 +30,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -390,10 +391,8 @@ class Repl:
 
 
 def _handle_sigint(loop: asyncio.AbstractEventLoop, handler) -> None:
-    try:
+    with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.add_signal_handler(signal.SIGINT, handler)
-    except (NotImplementedError, RuntimeError):
-        pass
 
 
 def make_renderer(interactive: bool, root: Path | None = None) -> Renderer:

@@ -12,6 +12,8 @@ Guarantees:
 - ``session_policy(root, settings)`` is the one way a session's policy is made from
   ``[sandbox]`` (mode, network, writable dirs, passed variables): the session, its git,
   ``edgar undo``/``diff`` and ``edgar doctor`` all ask it, so doctor reports what commands get.
+  It protects, beside the policy's own paths, every project file the trust record says trusted
+  config runs (``trust.covered``), so the model's commands cannot rewrite a trusted script.
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ Say = Callable[[Literal["info", "warning"], str], None]
 def session_policy(root: Path, settings: Settings, *, network: bool = False,
                    writable: tuple[str, ...] = ()) -> Policy:
     """The session's policy, widened by ``network``/``writable`` opt-ins (never narrowed)."""
+    from edgar.config.trust import covered
     from edgar.sandbox import Policy
 
     box = settings.sandbox
     extra = tuple(os.path.expanduser(p) for p in (*box.writable, *writable))
+    runs = tuple(str(root / name) for name in covered(root))   # ADR-0073: read-only too
     return Policy.for_project(root, mode=box.mode, network=box.network or network,
-                              extra_writable=extra, env=tuple(box.env))
+                              extra_writable=extra, env=tuple(box.env), extra_protected=runs)
 
 
 class Sandboxes:

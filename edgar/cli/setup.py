@@ -16,6 +16,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -88,10 +89,8 @@ class App:
             return await work
         finally:
             for close in reversed(self.async_closers):
-                try:
+                with contextlib.suppress(Exception):
                     await close()
-                except Exception:
-                    pass
 
     @property
     def root(self) -> Path:
@@ -111,10 +110,8 @@ class App:
 
     def close(self) -> None:
         for close in reversed(self.closers):
-            try:
+            with contextlib.suppress(Exception):
                 close()
-            except Exception:
-                pass
 
 
 def load_learning() -> ModuleType | None:
@@ -143,16 +140,20 @@ def open_project(root: Path, settings: Settings) -> Project:
 
 
 def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm | None,
-                    flag_rules: tuple[list[str], list[str]] = ([], [])) -> PermissionGate:
-    """The mode plus ``[permissions]`` rules and ``--allowedTools``/``--disallowedTools``
+                    flag_rules: tuple[list[str], list[str]] = ([], []),
+                    claude: list[ClaudeFile] | None = None,
+                    problems: list[str] | None = None) -> PermissionGate:
+    """The mode plus ``[permissions]`` rules, Claude Code's ``permissions`` (``claude``, their
+    mistakes added to ``problems``) and ``--allowedTools``/``--disallowedTools``
     (``flag_rules``, already checked); an "always" rule is saved to the user config."""
-    from edgar.tools.permission_config import load_rules, save_allow_rule
+    from edgar.tools.permission_config import claude_rules, load_rules, save_allow_rule
     from edgar.tools.rules import parse_rules
 
     user_config = user_dir() / "config.toml"
     from edgar.config.trust import trusted
 
     rules = load_rules(user_config, root / ".edgar" / "config.toml", lambda: trusted(root))
+    theirs = claude_rules(claude or [], lambda: trusted(root), [] if problems is None else problems)
     if rules.ignored:
         print(f"edgar: ignoring the project's [permissions] allow rules until you trust the "
               f"project (edgar trust): {', '.join(rules.ignored)}", file=sys.stderr)
@@ -164,8 +165,9 @@ def permission_gate(root: Path, settings: Settings, bus: Bus, confirm: Confirm |
         return problem
 
     return PermissionGate(settings.permission_mode, confirm,
-                          allow=[*rules.allow, *parse_rules(flag_rules[0])],
-                          deny=[*rules.deny, *parse_rules(flag_rules[1])], root=root, save=save)
+                          allow=[*rules.allow, *theirs.allow, *parse_rules(flag_rules[0])],
+                          deny=[*rules.deny, *theirs.deny, *parse_rules(flag_rules[1])],
+                          ask=theirs.ask, root=root, save=save)
 
 
 class _Both:
@@ -192,6 +194,9 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           on_output: Callable[[str, str], None] | None = None,
           planner: Planner | None = None, echo: MessageSink | None = None,
           flag_rules: tuple[list[str], list[str]] = ([], [])) -> App:
+    from edgar.tools.committed import Baseline
+
+    baseline = Baseline.take(root)   # first: before a hook, a server or a command can commit
     project = open_project(root, settings)
     state = project.ensure_state()
     sid = session_id or new_id()
@@ -217,7 +222,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     if not no_verify and (settings.verify.command or "").strip():
         from edgar.verify import Verifier
 
-        verifier = Verifier(settings.verify)
+        verifier = Verifier(settings.verify, recheck=project_recheck(root, "verify.command"))
     after_stop: list[AfterStop] = [verifier] if verifier is not None else []
     nested = NestedInstructions(root, Path.cwd())   # instruction files of touched dirs
     nested.already_seen(m.text() for m in history or [])
@@ -236,7 +241,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
                        transcript_file, problems, claude)
     gate = permission_gate(root, settings, bus, hooks.notifying(confirm)
-                           if hooks is not None and confirm is not None else confirm, flag_rules)
+                           if hooks is not None and confirm is not None else confirm, flag_rules,
+                           claude, problems)
     transcript = None
     if hooks is not None:   # what a hook's transcript_path names, kept current
         from edgar.hooks.transcript import Transcript
@@ -257,7 +263,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
                       prompt=prompt, nested=nested, checkpoints=checkpoints,
                       display_output=on_output,   # a running command's output, as it comes
                       guard=hooks, waits=waits, transcript=_both(transcript, echo),
-                      planner=planner)
+                      planner=planner, baseline=baseline)
     bus.subscribe(Event, log.on_event)
     bus.subscribe(TurnStarted, checkpoints.on_turn_started)
     bus.subscribe(TurnFinished, turns.on_finished)
@@ -402,6 +408,24 @@ def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                       lapsed=lapse_reason(root))
 
 
+def project_recheck(root: Path, key: str | None = None) -> Callable[[], str | None] | None:
+    """For what trusted project config runs (``key``: only when the project's file sets it):
+    asked before each run, why trust no longer holds (a script changed, ADR-0073), or None."""
+    from edgar.config import trust
+
+    if not trust.trusted(root):
+        return None   # untrusted at start: no project setting applies, nothing to ask again
+    if key is not None and not any(h.key == key for h in trust.wanted(root)):
+        return None   # the person's own setting: theirs, not the project's
+
+    def why() -> str | None:
+        if trust.trusted(root):
+            return None
+        return trust.lapse_reason(root) or "the project is no longer trusted (`edgar trust`)"
+
+    return why
+
+
 def claude_files(root: Path, problems: list[str]) -> list[ClaudeFile]:
     """Claude Code's settings files of this person and project, lowest precedence first;
     what edgar reads there but does not honour is added to ``problems`` (said at start)."""
@@ -434,4 +458,4 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
     return Hooks(specs, root=root, session_id=session_id, publish=bus.publish,
                  trusted=project_trusted(root), permission_mode=mode,
                  sandbox=sandbox, confine=sandboxes, transcript=transcript,
-                 lapsed=lapse_reason(root))
+                 lapsed=lapse_reason(root), recheck=project_recheck(root))

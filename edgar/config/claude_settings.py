@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 Scope = Literal["user", "project", "local"]
 PROJECT_FILES: tuple[str, ...] = (".claude/settings.json", ".claude/settings.local.json")
-HONOURED = ("hooks",)   # permissions and env: next (ADR-0079)
+HONOURED = ("hooks", "permissions")   # env: next (ADR-0079)
 METADATA = ("$schema",)
 PERMISSION_KINDS = ("allow", "deny", "ask")
 

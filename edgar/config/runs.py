@@ -21,6 +21,12 @@ Guarantees:
   pkg/__main__.py. Conservative: a data file a command names (``--rules rules.json``) counts,
   since it changes what the command does; a directory, a word resolved after ``cd``, and what a
   named script imports or reads itself are not found (said in docs/sandbox.md).
+- ``programs(root)`` is the part of ``find`` a command runs as a program: the first word of
+  each command (after ``VAR=x`` and ``env``/``exec``/``nohup``…), and an interpreter's
+  (``python``, ``sh``, ``bash``, ``node``, ``source``…) first argument that is not an option,
+  or its ``-m`` module. Trust checks these as they appear (``python later`` with ``later``
+  made after trust lapses it); a data file named in passing (``test -f ok.txt``) is checked
+  only when it existed at trust.
 - ``digest(root, name)`` is the SHA-256 of the file's bytes, ``absent`` when it is missing
   (or no longer a regular file), ``link …`` folded in when the name is a symbolic link, so
   pointing a link elsewhere changes it too. Streamed; never raises.
@@ -43,6 +49,13 @@ ROOT_VARS = re.compile(r"\$\{(?:CLAUDE|EDGAR)_PROJECT_DIR\}|\$(?:CLAUDE|EDGAR)_P
 ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 RUNS = re.compile(r"!`([^`\n]+)`")   # Claude Code's "run this first" in a command body
 PYTHONS = re.compile(r"^python[0-9.]*$")
+INTERPRETERS = re.compile(r"^(python[0-9.]*|pypy[0-9.]*|sh|bash|zsh|dash|ksh|mksh|fish|node|nodejs"
+                          r"|deno|bun|tsx|ts-node|ruby|perl|php|lua|luajit|Rscript|source|\.)$")
+EVALUATORS = frozenset({"node", "nodejs", "deno", "bun", "tsx", "ts-node", "ruby", "perl",
+                        "php", "lua", "luajit", "Rscript"})   # their inline code is -e, not -c
+EVALS = ("-e", "--eval", "-p", "--print", "-r", "-E")
+WRAPPERS = frozenset({"env", "exec", "command", "builtin", "nohup", "time", "nice", "setsid"})
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _root_vars(text: str, root: Path) -> str:
@@ -64,28 +77,71 @@ def _beneath(path: str, root: str) -> bool:
     return path.startswith(root.rstrip("/") + "/")
 
 
-def _candidates(argv: list[str]) -> Iterator[str]:
-    """Each word, the value of ``x=value``, and the module of ``python -m mod`` as a path."""
+def _operator(word: str) -> bool:
+    return bool(word) and set(word) <= set(";|&()")
+
+
+def _run_positions(argv: list[str], shell: bool) -> tuple[set[int], set[int]]:
+    """(indices of the words a command runs as a program, indices of ``-m`` modules): the
+    first word of each command (after ``VAR=x`` and wrappers such as ``env``, ``exec``,
+    ``nohup``), and an interpreter's script (its first argument that is not an option) or
+    ``-m`` module."""
+    positions: set[int] = set()
+    modules: set[int] = set()
+    start, i = True, 0
+    while i < len(argv):
+        word = argv[i]
+        if shell and _operator(word):
+            start = True
+        elif start and not (ASSIGNMENT.match(word) or os.path.basename(word) in WRAPPERS):
+            positions.add(i)
+            start = False
+            program = os.path.basename(word)
+            j = i + 1
+            while INTERPRETERS.match(program) and j < len(argv) \
+                    and not (shell and _operator(argv[j])):
+                arg = argv[j]
+                if arg == "-" or arg in (EVALS if program in EVALUATORS else ("-c",)):
+                    break                      # inline code, or stdin: no file
+                if arg == "-m" and PYTHONS.match(program) and j + 1 < len(argv):
+                    modules.add(j + 1)
+                    break
+                if arg == "--" and j + 1 < len(argv):
+                    positions.add(j + 1)
+                    break
+                if arg.startswith("-") or (arg == "run" and program in ("deno", "bun")):
+                    j += 1
+                    continue
+                positions.add(j)
+                break
+        i += 1
+    return positions, modules
+
+
+def _candidates(argv: list[str], shell: bool) -> Iterator[tuple[str, bool]]:
+    """(path, run as a program) for each word, the value of ``x=value``, the module of
+    ``python -m mod`` and the ``__main__.py`` of ``python pkg``."""
+    ran, modules = _run_positions(argv, shell)
     for i, word in enumerate(argv):
         if not word:
             continue
-        yield word
+        yield word, i in ran
         if "=" in word:
-            yield word.split("=", 1)[1]
-        if word == "-m" and i > 0 and PYTHONS.match(os.path.basename(argv[i - 1])) \
-                and i + 1 < len(argv):
-            module = argv[i + 1].replace(".", "/")
-            yield f"{module}.py"
-            yield f"{module}/__main__.py"
-        elif PYTHONS.match(os.path.basename(argv[i - 1] if i else "")) and not word.startswith("-"):
-            yield f"{word}/__main__.py"   # python pkg runs pkg/__main__.py
+            yield word.split("=", 1)[1], False
+        if i in modules:
+            module = word.replace(".", "/")
+            yield f"{module}.py", True
+            yield f"{module}/__main__.py", True
+        elif i in ran and i > 0:
+            yield f"{word}/__main__.py", True   # python pkg runs pkg/__main__.py
 
 
-def words(root: Path, argv: Iterable[str]) -> list[str]:
-    """The project files (relative to ``root``, ``/``-separated) that ``argv`` names."""
+def scan(root: Path, argv: Iterable[str], shell: bool = False) -> list[tuple[str, bool]]:
+    """(project file relative to ``root``, ``/``-separated; run as a program) for each file
+    ``argv`` names; shell words when ``shell`` (operators start a new command)."""
     real_root = os.path.realpath(root)
-    found: list[str] = []
-    for word in _candidates([_root_vars(w, root) for w in argv]):
+    found: dict[str, bool] = {}
+    for word, ran in _candidates([_root_vars(w, root) for w in argv], shell):
         word = os.path.expanduser(word) if word.startswith("~") else word
         if "\0" in word:
             continue
@@ -102,15 +158,25 @@ def words(root: Path, argv: Iterable[str]) -> list[str]:
         except (OSError, ValueError):
             continue
         name = Path(rel).as_posix()
-        if name not in found:
-            found.append(name)
-    return found
+        found[name] = found.get(name, False) or ran
+    return list(found.items())
+
+
+def words(root: Path, argv: Iterable[str], shell: bool = False) -> list[str]:
+    """The project files (relative to ``root``, ``/``-separated) that ``argv`` names."""
+    return [name for name, _ in scan(root, argv, shell)]
 
 
 def command_files(root: Path, command: str, args: Iterable[str] | None = None) -> list[str]:
-    """The project files one configured command runs: shell form, or exec form with ``args``."""
-    argv = [command, *args] if args is not None else shell_words(command)
-    return words(root, argv)
+    """The project files one configured command names: shell form, or exec form with ``args``."""
+    return [name for name, _ in command_scan(root, command, args)]
+
+
+def command_scan(root: Path, command: str,
+                 args: Iterable[str] | None = None) -> list[tuple[str, bool]]:
+    if args is not None:
+        return scan(root, [command, *args])
+    return scan(root, shell_words(command), shell=True)
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -197,14 +263,26 @@ def _markdown(directory: Path) -> list[Path]:
         return []
 
 
-def find(root: Path) -> dict[str, list[str]]:
-    """Every project file the project's config runs -> what runs it (sorted by name)."""
-    out: dict[str, list[str]] = {}
+def _found(root: Path) -> dict[str, tuple[list[str], bool]]:
+    out: dict[str, tuple[list[str], bool]] = {}
     for by, command, args in commands(root):
-        for name in command_files(root, command, args):
-            if by not in out.setdefault(name, []):
-                out[name].append(by)
+        for name, ran in command_scan(root, command, args):
+            names, before = out.setdefault(name, ([], False))
+            if by not in names:
+                names.append(by)
+            out[name] = (names, before or ran)
     return dict(sorted(out.items()))
+
+
+def find(root: Path) -> dict[str, list[str]]:
+    """Every project file the project's config names in a command -> what names it."""
+    return {name: by for name, (by, _) in _found(root).items()}
+
+
+def programs(root: Path) -> set[str]:
+    """The files among ``find`` that a command runs as a program or script (not a data file
+    it merely names): one that appears after trust lapses it, where a new data file does not."""
+    return {name for name, (_, ran) in _found(root).items() if ran}
 
 
 def digest(root: Path, name: str) -> str:

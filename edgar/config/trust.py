@@ -36,6 +36,7 @@ project's files name.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
@@ -188,7 +189,9 @@ def record(root: Path) -> dict[str, Any] | None:
 def _runs_now(root: Path, entry: dict[str, Any]) -> dict[str, str]:
     """The digest now of every file the config runs now or ran when trusted."""
     recorded = entry.get("runs")
-    names = set(runs.find(root)) | (set(recorded) if isinstance(recorded, dict) else set())
+    # named then (recorded) or run as a program now: a script that appears lapses trust,
+    # a data file a command mentions (``test -f ok.txt``) appearing later does not
+    names = runs.programs(root) | (set(recorded) if isinstance(recorded, dict) else set())
     return runs.digests(root, names)
 
 
@@ -329,10 +332,9 @@ def wanted(root: Path) -> list[Held]:
     if config.is_file():
         import tomllib
 
-        try:
+        # the config loader reports a broken file, with its line
+        with contextlib.suppress(tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
             held += gated(tomllib.loads(config.read_text(encoding="utf-8")))
-        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-            pass  # the config loader reports a broken file, with its line
     mcp = root / ".mcp.json"
     if mcp.is_file():
         try:
@@ -395,10 +397,9 @@ def _commands_wanted(root: Path) -> list[Held]:
             name, file = f"/{path.stem}", path.relative_to(root).as_posix()
             meta: dict[str, Any] = {}
             if text.lstrip("\ufeff").startswith("---"):
-                try:
+                # the command loader reports a broken file, with its line
+                with contextlib.suppress(SkillError):
                     meta = parse_front_matter(text)[0]
-                except SkillError:
-                    pass    # the command loader reports a broken file, with its line
             runs = RUNS.findall(text)
             if runs:
                 held.append(Held(file, name, runs, f"runs these commands when you type {name}"))

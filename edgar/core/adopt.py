@@ -23,6 +23,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import os
 import shutil
@@ -156,10 +157,8 @@ def _prune(legacy: Path, moved: list[str]) -> None:
         parts = Path(rel).parts
         every.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
     for rel in sorted(every, key=lambda r: r.count("/"), reverse=True):
-        try:
+        with contextlib.suppress(OSError):
             os.rmdir(legacy / rel)
-        except OSError:
-            pass
 
 
 def adopt(root: Path, state: Path, say: Callable[[str], None]) -> Adopted:

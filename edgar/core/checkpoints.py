@@ -306,7 +306,7 @@ class Checkpoints:
         turns = self._turn_dirs()
         sizes = [sum(f.stat().st_size for f in t.rglob("*") if f.is_file()) for t in turns]
         total = sum(sizes)
-        for turn, size in zip(turns, sizes):
+        for turn, size in zip(turns, sizes, strict=True):
             if total <= self.max_bytes or turn == self.current:
                 break
             shutil.rmtree(turn, ignore_errors=True)
@@ -328,7 +328,7 @@ class Checkpoints:
         plans = [await self._plan(turn, manifest) for turn, manifest in chosen]
         now: dict[str, str | None] = {}     # what each path holds once the newer turns are undone
         changed: list[tuple[str, str]] = []
-        for (turn, manifest), plan in zip(chosen, plans):
+        for (_turn, manifest), plan in zip(chosen, plans, strict=True):
             for item in plan:
                 path = item["path"]
                 if path not in now:
@@ -350,7 +350,7 @@ class Checkpoints:
         if dry:   # the check alone (commit_undo asks before it moves a branch)
             return Undone()
         steps: list[Step] = []
-        for (turn, manifest), plan in zip(chosen, plans):
+        for (turn, manifest), plan in zip(chosen, plans, strict=True):
             files = tuple(self._apply(item) for item in plan)
             steps.append(Step(str(manifest.get("session", "")), str(manifest.get("turn", "")),
                               float(manifest.get("created", 0) or 0), files))

@@ -14,6 +14,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import time
 from collections.abc import Callable
@@ -84,10 +85,8 @@ async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext,
     try:
         return await tool.run(parsed, ctx)
     finally:
-        try:
+        with contextlib.suppress(Exception):  # listing changes must never fail the call
             await guard.after_shell()
-        except Exception:  # noqa: BLE001 — listing changes must never fail the call
-            pass
 
 
 async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,

@@ -306,9 +306,7 @@ async def _compact_to_fit(session: Session, turn: Turn, history: list[Message],
     session.bus.publish(Notice(level="warning", message=(
         "the conversation is longer than the model's context window: compacting it once and "
         "sending the request again"), **where))
-    if await session.compactor.compact(session, turn=turn) is None:
-        return False
-    return True
+    return await session.compactor.compact(session, turn=turn) is not None
 
 
 def hook_notes(notes: list[str]) -> str:
@@ -371,7 +369,7 @@ def _tool_context(session: Session, turn: Turn) -> ToolContext:
                       shell_timeout=tools.shell_timeout,
                       depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
                       checkpoint=session.checkpoints, on_output=session.display_output,
-                      guard=session.guard)
+                      guard=session.guard, baseline=session.baseline)
     if turn.depth == 0:
         ctx.todos = session.todos
     if turn.depth == 0 and session.gate.mode == PLAN:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from edgar.core.sessionlog import SessionLog
     from edgar.memory.store import Fact, MemoryStore
     from edgar.sandbox.session import SessionSandbox
+    from edgar.tools.committed import Baseline
 
 
 class Guard(ToolGuard, Protocol):
@@ -101,6 +102,7 @@ class Session:
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
     prompt: PromptState = field(default_factory=PromptState)   # byte-stable system prompt
+    baseline: Baseline | None = None   # the commit and moment it began on (tools/committed.py)
 
     def append(self, message: Message) -> None:
         self.messages.append(message)

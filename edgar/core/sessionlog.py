@@ -19,6 +19,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -153,10 +154,8 @@ class SessionLog:
         self._write({"kind": what, "at": time.time(), **data})
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.close(self._fd)
-        except OSError:
-            pass
 
 
 @dataclass

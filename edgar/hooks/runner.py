@@ -28,7 +28,9 @@ Guarantees:
 - Nothing a hook prints becomes a ``PromptTyped``: its words reach the model only as a
   refusal reason or context, and the person as a Notice; neither is ever learned.
 - Project hooks run only when the project is trusted (one Notice says how many were
-  skipped, and when trust lapsed, which file changed); each hook runs in the session's sandbox, or in one with the network or more
+  skipped, and when trust lapsed, which file changed); with ``recheck``, trust is asked again
+  before each project hook runs, so a script changed during the session (by the person:
+  the model's tools and commands cannot) stops its hooks, said once; each hook runs in the session's sandbox, or in one with the network or more
   writable directories when its entry opts in.
 """
 
@@ -70,9 +72,12 @@ class Hooks:
                  publish: Callable[[Event], None], trusted: bool,
                  permission_mode: Callable[[], str] = lambda: "ask",
                  sandbox: Confinement | None = None, confine: Confine | None = None,
-                 transcript: Path | None = None, lapsed: str | None = None):
+                 transcript: Path | None = None, lapsed: str | None = None,
+                 recheck: Callable[[], str | None] | None = None):
         self.sandbox, self.confine = sandbox, confine
         self.lapsed = lapsed   # why trust lapsed (a file changed), said instead of "not trusted"
+        self.recheck = recheck   # before each project hook: why trust no longer holds, or None
+        self._lapse_said: set[str] = set()
         self.root, self.session_id, self.publish = root, session_id, publish
         self.permission_mode = permission_mode
         self.transcript = transcript
@@ -127,13 +132,20 @@ class Hooks:
         """What every matching hook said; failures, system messages and fields edgar cannot
         honour are said here, once."""
         specs = self._matching(event, values, call)
+        if self.recheck is not None and any(s.origin == "project" for s in specs):
+            why = self.recheck()   # a trusted script changed since the session began
+            if why:
+                specs = [s for s in specs if s.origin != "project"]
+                if why not in self._lapse_said:
+                    self._lapse_said.add(why)
+                    self._say("warning", f"hooks: project hooks no longer run: {why}")
         if not specs:
             return []
         runs = await asyncio.gather(*(run_hook(s.command, payload, self.root,
                                                min(s.seconds(), budget) if budget else s.seconds(),
                                                self._box(s), s.args) for s in specs))
         said: list[tuple[HookSpec, HookOutput]] = []
-        for spec, run in zip(specs, runs):
+        for spec, run in zip(specs, runs, strict=True):
             short = one_line(spec.command, 60)
             if run.timed_out:
                 limit = min(spec.seconds(), budget) if budget else spec.seconds()

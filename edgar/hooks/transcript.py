@@ -16,6 +16,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import os
@@ -86,7 +87,5 @@ class Transcript:
         os.write(self._fd, line.encode("utf-8"))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.close(self._fd)
-        except OSError:
-            pass

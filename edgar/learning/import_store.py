@@ -32,6 +32,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -355,10 +356,8 @@ class StoreSink:
 
     def exchange(self, ex: Exchange) -> None:
         if not self.rows:   # the file's mtime stands in for a missing timestamp
-            try:
+            with contextlib.suppress(OSError):
                 self.fallback = os.stat(ex.file).st_mtime
-            except OSError:
-                pass
         self.runs.append(to_run(ex, self.fallback, self.redact))
         self.rows.append(exchange_row(ex, self.redact))
         if len(self.rows) >= BATCH:

@@ -210,7 +210,7 @@ def remove(conn: sqlite3.Connection, source: str, session_id: str, turn_id: str)
                          (source, session_id, turn_id)).fetchone()
     if found is None:
         return False
-    values = {k: found[k] for k in found.keys()}
+    values = {k: found[k] for k in found.keys()}  # noqa: SIM118 — a sqlite3.Row iterates its values
     conn.execute("DELETE FROM runs WHERE id = ?", (values["id"],))
     for dim, src, day, key, *sums in rollup_rows(values):
         conn.execute(DOWN, (1, *sums, dim, src, day, key))
@@ -310,7 +310,7 @@ def select(conn: sqlite3.Connection, by: str, since: str | None, source: str | N
         sql = (f"SELECT {column}, {sums} FROM rollups WHERE dim = ?"
                + "".join(f" AND {c}" for c in clauses) + f" GROUP BY {column}")
         rows = conn.execute(sql, [dim, *params])
-    groups = {r[0]: dict(zip(SUMS, r[1:])) for r in rows}
+    groups = {r[0]: dict(zip(SUMS, r[1:], strict=True)) for r in rows}
     total_runs = sum(g["runs"] for g in groups.values())
     timed = sum(g["timed"] for g in groups.values())
     medians, overall = _medians(conn, by, {k: g["timed"] for k, g in groups.items()},

@@ -155,10 +155,8 @@ class _Stdio:
         if proc is not None and self.eof:
             # the server closed its stdout first: it is ending on its own, so its exit code
             # is the reason the session ended, not something edgar did
-            try:
+            with contextlib.suppress(TimeoutError):
                 self.link.exited(await asyncio.wait_for(asyncio.shield(proc.wait()), 1.0))
-            except TimeoutError:
-                pass
         self.link.ending = True  # from here on an exit is edgar's doing, not the server dying
         if proc is not None:
             if proc.stdin is not None:

@@ -17,6 +17,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -79,10 +80,9 @@ class McpTool(Tool):
                               f"{self.remote} within {self.timeout:g}s",
                               program=self.server) from None
         except Exception as exc:  # the SDK's protocol errors, or the connection went away
-            try:  # a dying server closes the pipe a moment before its exit code is known
+            # a dying server closes the pipe a moment before its exit code is known
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.link.died.wait(), 2.0)
-            except TimeoutError:
-                pass
             if self.link.died.is_set():
                 raise ToolFailure("mcp_error", f"mcp server {self.server} {self.link.reason}",
                                   program=self.server) from None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Union
+from typing import Any, Protocol
 
 from edgar.conversation import Message, ToolSpec, Usage
 
@@ -101,7 +101,7 @@ class Finished:
     billed_usd: float | None = None   # what the server says it charged (OpenRouter's usage.cost)
 
 
-StreamEvent = Union[TextChunk, ThinkingChunk, RedactedThinking, ServerPart, ToolCall, Finished]
+StreamEvent = TextChunk | ThinkingChunk | RedactedThinking | ServerPart | ToolCall | Finished
 
 
 class ProviderError(Exception):

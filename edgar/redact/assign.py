@@ -170,13 +170,14 @@ def _code_ref(v: str, nxt: str) -> bool:
 def _value_span(strength: str, text: str, m: re.Match[str]) -> tuple[int, int, str] | None:
     """Where the secret sits in an assignment's value and the auth scheme before it (`bearer`,
     `basic`, or ""), or None to leave the value as it is."""
-    for group, quoted in (("v1", True), ("v2", True), ("v3", True), ("v4", True), ("v5", False)):
+    for group in ("v1", "v2", "v3", "v4", "v5"):
         v = m.group(group)
         if v is not None:
             start, end = m.span(group)
             break
     else:
         return None
+    quoted = group != "v5"  # v1-v4 are the quoted forms
     scheme = m.group("scheme")
     if quoted and not scheme:
         inner = _SCHEME_IN_QUOTES.match(v)

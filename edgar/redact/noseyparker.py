@@ -119,7 +119,7 @@ def load() -> Table:
     raw = json.loads(_TABLE.read_text("utf-8"))
     rules = tuple(Rule(r) for r in raw["rules"])
     by_kw: dict[bytes, list[Rule]] = {}
-    for rule, r in zip(rules, raw["rules"]):
+    for rule, r in zip(rules, raw["rules"], strict=True):
         for k in r["keywords"]:
             by_kw.setdefault(k.encode(), []).append(rule)
     return Table(raw["commit"], rules, tuple(by_kw), tuple(tuple(v) for v in by_kw.values()))
@@ -169,7 +169,7 @@ def _plan(k: int) -> Plan:
         t = load()
         rules = t.by_keyword[k]
         anchored = tuple((r, r.rx.match) for r in rules if r.anchored)
-        admits = bytes(max(col) for col in zip(*(r.follow for r, _ in anchored))) if anchored else bytes(257)
+        admits = bytes(max(col) for col in zip(*(r.follow for r, _ in anchored), strict=True)) if anchored else bytes(257)
         plan = _PLANS[k] = Plan(len(t.keywords[k]), admits, anchored, tuple(r for r in rules if not r.anchored))
     return plan
 

@@ -1,5 +1,5 @@
 """edgar's own git: the one door for every git command edgar runs for a session (checkpoints,
-diff, undo, status, auto-commit, the error facts' "is it tracked" question).
+diff, undo, status, auto-commit, the error facts' "was it committed" question).
 
 Use it like this::
 
@@ -32,6 +32,7 @@ Guarantees (tests in tests/integration/test_edgar_git.py, against real repositor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -42,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from edgar.sandbox.env import command_env
+from edgar.sandbox.gitdir import git_dirs
 from edgar.sandbox.ns import MARK, SETUP_FAILED
 
 if TYPE_CHECKING:
@@ -134,20 +136,9 @@ def filter_names(root: Path | str) -> list[str]:
 
 
 def _config_files(root: Path) -> list[Path]:
-    dot = root / ".git"
-    gitdir = dot
-    if dot.is_file():
-        try:
-            text = dot.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return []
-        if text.startswith("gitdir:"):
-            gitdir = (root / text[len("gitdir:"):].strip()).resolve()
-    common = gitdir
-    try:
-        common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
-    except OSError:
-        pass
+    gitdir, common = git_dirs(root)
+    if not gitdir.is_dir():
+        return []
     files = [common / "config", gitdir / "config.worktree"]
     modules = common / "modules"
     if modules.is_dir():
@@ -235,10 +226,8 @@ def git_sync(args: Sequence[str], *, root: Path, sandbox: Sandbox, input: bytes 
 
 def _kill_now(proc: subprocess.Popen[bytes]) -> None:
     # its process group; in a PID namespace the init dies with the reaper (PDEATHSIG)
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     proc.kill()
 
 

@@ -16,6 +16,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 from dataclasses import dataclass
@@ -123,10 +124,8 @@ class Ruleset:
         return cls(int(fd), version, handle_net)
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.close(self.fd)
-        except OSError:
-            pass
 
 
 def _allow(ruleset_fd: int, path: str, rights: int) -> None:

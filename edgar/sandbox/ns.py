@@ -27,6 +27,7 @@ Guarantees (for a ``Plan`` the probe found working on this machine):
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import fcntl
 import os
@@ -191,7 +192,5 @@ def _reap(child: int) -> None:
 def set_undumpable() -> None:
     """PR_SET_DUMPABLE(0) on edgar itself: an ordinary user's process (sandboxed or not) can
     no longer read ``/proc/<edgar>/environ`` or memory; root needs the namespaces for that."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         landlock.libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass

@@ -11,6 +11,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 ROOTS = ("/sys/fs/cgroup/pids", "/sys/fs/cgroup", "/sys/fs/cgroup/unified")
@@ -59,7 +60,5 @@ def make(limit: int) -> str | None:
 
 def remove(procs: str | None) -> None:
     if procs:
-        try:
+        with contextlib.suppress(OSError):
             os.rmdir(os.path.dirname(procs))
-        except OSError:
-            pass

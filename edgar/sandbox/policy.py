@@ -3,7 +3,9 @@
 Guarantees:
 - ``Policy.for_project(root)`` (mode ``workspace-write``) allows writes beneath the project
   root and the temp dirs only; inside them ``.edgar/``, ``.git/hooks``, ``.git/config`` (and
-  ``.git`` itself when it is a file pointing elsewhere) and edgar's user dir stay read-only.
+  ``.git`` itself when it is a file pointing elsewhere) and edgar's user dir stay read-only,
+  and so does each path in ``extra_protected`` (the project files trusted config runs,
+  ADR-0073: the caller names them, since the sandbox knows nothing of config).
   ``read-only`` allows writes to the temp dirs only; ``off`` confines nothing.
 - Network is off unless ``network=True``.
 - ``env`` names the variables the person passes to commands beyond the allow-list of
@@ -93,7 +95,8 @@ class Policy:
     @classmethod
     def for_project(cls, root: Path, *, mode: Mode = "workspace-write", network: bool = False,
                     extra_writable: tuple[str, ...] = (), user_dir: Path | None = None,
-                    env: tuple[str, ...] = ()) -> Policy:
+                    env: tuple[str, ...] = (),
+                    extra_protected: tuple[str, ...] = ()) -> Policy:
         if mode not in MODES:
             raise ValueError(f"unknown sandbox mode {mode!r} (one of {', '.join(MODES)})")
         real = Path(os.path.realpath(root))
@@ -102,6 +105,7 @@ class Policy:
             writable.insert(0, str(real))
         writable += [os.path.realpath(p) for p in extra_writable]
         protected = [str(p) for p in protected_in(real)]
+        protected += [os.path.realpath(p) for p in extra_protected]
         if mode == "read-only":
             protected.insert(0, str(real))  # even where the project lives in a temp dir
         if user_dir is None:

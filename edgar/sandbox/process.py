@@ -17,6 +17,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -86,10 +87,8 @@ class Sandboxed:
         """Kill the command and every descendant; returns once the command is reaped."""
         if self.popen.poll() is None:
             _signal_group(self.pid, signal.SIGTERM)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wait(), grace)
-            except TimeoutError:
-                pass
         _signal_group(self.pid, signal.SIGKILL)  # the group outlives its leader
         if self.popen.poll() is None:
             self.popen.kill()
@@ -97,10 +96,8 @@ class Sandboxed:
 
 
 def _signal_group(pid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 async def spawn(argv: Sequence[str], *, sandbox: Sandbox, cwd: str | os.PathLike[str],

@@ -144,7 +144,7 @@ def score(index: Index, surface: str) -> list[float]:
 def select(names: tuple[str, ...], scores: list[float], threshold: float,
            limit: int = MAX_PER_SURFACE) -> list[str]:
     """Names scoring ≥ threshold, best first (ties by name), at most ``limit``."""
-    above = sorted((-s, n) for n, s in zip(names, scores) if s >= threshold)
+    above = sorted((-s, n) for n, s in zip(names, scores, strict=True) if s >= threshold)
     return [n for _, n in above[:limit]]
 
 
@@ -179,7 +179,7 @@ class Matcher:
             fired.append((name, self._by_name[name].body))
         self._forced.clear()
         scores = score(self.index, surface)
-        self.last_score = dict(zip(self.index.names, scores))
+        self.last_score = dict(zip(self.index.names, scores, strict=True))
         for name in select(self.index.names, scores, self.threshold, self.limit):
             if self._refractory(name, now):  # also skips what was forced just above
                 continue

@@ -20,7 +20,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import ClassVar, Self, TypeVar
 
@@ -33,10 +33,8 @@ def private(path: Path) -> None:
     """Create ``path`` 0600 if missing; make it and its -wal/-shm 0600 if they exist."""
     os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
     for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        try:
+        with suppress(FileNotFoundError):
             os.chmod(p, 0o600)
-        except FileNotFoundError:
-            pass
 
 
 class DB:

@@ -10,7 +10,9 @@ Guarantees:
   the model only).
 - Paths are resolved inside the project root; anything outside is refused unless allowed.
   A path to write (``resolve_for_write``) is refused, with the reason, under ``.edgar/``,
-  ``.git/`` and edgar's user dir, however it is spelt (symlinks are resolved first).
+  ``.git/`` and edgar's user dir, and where it is a project file trusted config runs (a
+  hook's script, an MCP server's source: ``edgar.config.trust.covered``, ADR-0073), however
+  it is spelt (symlinks are resolved first).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
     from edgar.sandbox.session import SessionSandbox
+    from edgar.tools.committed import Baseline
     from edgar.tools.permissions import PermissionGate
     from edgar.tools.todo_list import TodoList
 
@@ -160,6 +163,8 @@ class ToolContext:
     # what the hooks of this step's calls said for the model, given beside the results
     notes: list[str] = field(default_factory=list)
     stopped: str | None = None   # a hook's continue: false; the loop ends the turn
+    # what the session began on: the only project files an error fact may name (issue 21 item 8)
+    baseline: Baseline | None = None
 
 
 class Tool:
@@ -246,6 +251,13 @@ def protected_reason(root: Path, full: Path) -> str | None:
     home = Path(os.path.realpath(user_dir()))
     if inside(home):
         return f"{home} is edgar's user dir (its config and trust records), not a tool's"
+    from edgar.config.trust import covered  # here: only a write pays for reading the record
+
+    for name, by in covered(root).items():
+        if full == Path(os.path.realpath(root / name)):
+            return (f"{name} is run by this project's trusted config ({', '.join(by)}), so "
+                    "`edgar trust` covers it and no tool changes it (the person edits it, "
+                    "then runs `edgar trust` again)")
     return None
 
 

@@ -18,6 +18,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -76,10 +77,9 @@ def _open_parent(root: Path, rel: str, create: bool) -> tuple[int, str]:
             except FileNotFoundError:
                 if not create:
                     raise
-                try:
+                # made meanwhile? by whom is checked by the O_NOFOLLOW open below
+                with contextlib.suppress(FileExistsError):
                     os.mkdir(name, 0o777, dir_fd=fd)
-                except FileExistsError:
-                    pass   # made meanwhile (by whom is checked by the O_NOFOLLOW open below)
                 try:
                     nxt = os.open(name, DIR_FLAGS, dir_fd=fd)
                 except OSError as exc:
@@ -153,10 +153,8 @@ def write(root: Path, rel: str, data: bytes, mode: int | None = None) -> None:
                     os.fchmod(handle.fileno(), keep)
             os.rename(tmp, name, src_dir_fd=fd, dst_dir_fd=fd)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=fd)
-            except OSError:
-                pass
             raise
     finally:
         os.close(fd)

@@ -5,11 +5,16 @@ Guarantees:
   not a failure (``grep`` found nothing, ``diff`` found a difference): ``ANSWERS`` is the
   data, one commented entry per program. Such a result is reported as kind ``exit_answer``,
   which never becomes a fact.
-- ``vouched_program(command, root, env)`` is the basename of the command's first word only
-  when the harness can vouch for it: it resolves to an executable on ``PATH`` outside the
-  project, or to a file tracked in the project's git index. Otherwise it is None, and a fact
-  says "a project command": no name the model made up ever reaches a fact.
-- Pure but for ``vouched_program``, which reads the file system and asks ``git ls-files``
+- ``vouched_program(command, root, env, sandbox, baseline)`` is the basename of the
+  command's first word only when the harness can vouch that the person put that name there
+  (issue 21 item 8): a program found on an absolute ``PATH`` entry outside the project whose
+  directory entry is older than the session (its ``ctime``) and whose directory the model's
+  commands may not write; or a project file — the path as typed, or a ``PATH`` entry inside
+  the project — that is in the commit the session began on (``edgar.tools.committed``,
+  every object's id checked). A file the model created, staged (``git add``) or committed
+  during the session, a link it made to a committed file, a program it installed: None, and
+  a fact says "a project command". No baseline: None for everything.
+- Pure but for ``vouched_program``, which reads the file system and asks ``git cat-file``
   through ``edgar.sandbox.git`` (sandboxed, neutralised).
 """
 
@@ -23,8 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from edgar.tools.committed import Baseline, made_since
+
 if TYPE_CHECKING:
     from edgar.sandbox.core import Sandbox
+    from edgar.sandbox.policy import Policy
 
 
 @dataclass(frozen=True)
@@ -108,46 +116,71 @@ def _first_word(command: str) -> str:
     return words[0] if words else ""
 
 
-def _tracked(path: Path, root: Path, sandbox: Sandbox | None) -> bool:
+def _project_file(rel: str, root: Path, baseline: Baseline | None,
+                  sandbox: Sandbox | None) -> bool:
     # edgar's own read-only question, asked through edgar's one git door: sandboxed and
-    # neutralised, so the repository's config cannot make ls-files run a program
-    from edgar.sandbox.git import git_sync
+    # neutralised, so the repository's config cannot make cat-file run a program
+    from edgar.tools.committed import committed
 
+    if baseline is None or baseline.commit is None:
+        return False
     if sandbox is None:
         from edgar.sandbox import Policy, Sandbox
 
         sandbox = Sandbox(Policy.for_project(root))
-    try:
-        rel = str(path.relative_to(root))
-    except ValueError:
-        return False
-    done = git_sync(["ls-files", "--error-unmatch", "--", rel], root=root, sandbox=sandbox,
-                    timeout=5)
-    return done.ok
+    return committed(baseline, root, rel, sandbox)
+
+
+def _inside(path: str, root: Path) -> str | None:
+    """``path`` (absolute, normalised) relative to ``root``, or None outside it."""
+    rel = os.path.relpath(path, root)
+    return None if rel == ".." or rel.startswith("../") or os.path.isabs(rel) else rel
 
 
 def vouched_program(command: str, root: Path, env: Mapping[str, str] | None = None,
-                    sandbox: Sandbox | None = None) -> str | None:
-    """The basename of the command's first word if the harness can vouch for it, else None
-    (``sandbox``: where edgar's git runs; the project's default policy when not given)."""
+                    sandbox: Sandbox | None = None, baseline: Baseline | None = None
+                    ) -> str | None:
+    """The basename of the command's first word if the harness can vouch for it, else None.
+
+    ``baseline``: what the session began on (``edgar.tools.committed``); without one no
+    project file and no program made during the session can be vouched for. ``sandbox``:
+    where edgar's git runs, and what the model's commands may write (the project's default
+    policy when not given)."""
     word = _first_word(command)
-    if not word:
+    if not word or baseline is None or "\n" in word or "\0" in word:
         return None
-    real_root = root.resolve()
+    real_root = Path(os.path.realpath(root))
     if "/" in word:
-        try:
-            path = (real_root / os.path.expanduser(word)).resolve()
-        except OSError:
-            return None
-        if path.is_relative_to(real_root) and path.is_file() and _tracked(path, real_root, sandbox):
-            return os.path.basename(word)
+        # the name as typed, not where it leads: a link the model made to a committed file
+        # still carries the model's name, so the typed path itself must be committed
+        typed = os.path.expanduser(word)
+        rel: str | None = "/".join(p for p in typed.split("/") if p not in ("", "."))
+        if os.path.isabs(typed):
+            rel = _inside(os.path.normpath(typed), real_root) or \
+                _inside(os.path.normpath(typed), Path(os.path.abspath(root)))
+        if rel and _project_file(rel, real_root, baseline, sandbox):
+            return os.path.basename(rel)
         return None
     search = os.pathsep.join(d for d in (env or os.environ).get("PATH", "").split(os.pathsep)
                              if os.path.isabs(d))      # "." or "bin" would be the project's
     found = shutil.which(word, path=search)
     if found is None:
         return None
-    path = Path(found).resolve()
-    if path.is_relative_to(real_root) and not _tracked(path, real_root, sandbox):
-        return None                                     # written into the project, not known
+    folder = os.path.realpath(os.path.dirname(found))
+    rel = _inside(os.path.join(folder, word), real_root)
+    if rel is not None:                                 # a PATH entry inside the project
+        return word if _project_file(rel, real_root, baseline, sandbox) else None
+    if made_since(found, baseline):
+        return None                                     # made (or linked) during the session
+    policy = _policy(real_root, sandbox)
+    if policy.confined and policy.is_writable(folder):
+        return None                                     # where the model's commands may write
     return word
+
+
+def _policy(root: Path, sandbox: Sandbox | None) -> Policy:
+    if sandbox is not None:
+        return sandbox.policy
+    from edgar.sandbox import Policy
+
+    return Policy.for_project(root)

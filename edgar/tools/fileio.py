@@ -15,6 +15,7 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import stat
 import threading
@@ -125,10 +126,9 @@ async def off_loop(work: Callable[[threading.Event], T]) -> T:
             outcome = partial(done.set_result, work(stop))
         except BaseException as exc:  # handed to the awaiting task, never lost
             outcome = partial(done.set_exception, exc)
-        try:
+        # the loop may have closed: nobody waits for this any more
+        with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(settle, outcome)
-        except RuntimeError:  # the loop has closed: nobody waits for this any more
-            pass
 
     threading.Thread(target=runner, name="edgar-file-io", daemon=True).start()
     try:

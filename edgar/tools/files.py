@@ -4,7 +4,8 @@ Guarantees:
 - ``write`` and ``edit`` replace a file atomically (temp file + rename), so a crash never
   leaves it half-written; ``edit`` changes nothing unless ``old_string`` occurs exactly once
   (or ``replace_all``), and says which of the two it was when it refuses. Neither writes
-  under ``.edgar/``, ``.git/`` or edgar's user dir (``resolve_for_write``).
+  under ``.edgar/``, ``.git/`` or edgar's user dir, or at a file trusted config runs
+  (``resolve_for_write``).
 - Beneath the root both open every component without following links (``tools/beneath``,
   ADR-0076): a directory swapped for a link after the check is refused with the reason, never
   written through. A file ``write`` creates gets 0666 less the umask; one it replaces keeps
@@ -27,7 +28,6 @@ from pathlib import Path
 from typing import IO
 
 from edgar.declared import Field
-
 from edgar.tools import beneath
 from edgar.tools.base import (
     Tool,

@@ -1,10 +1,14 @@
-"""``[permissions]`` from the user and project config files, and saving an "always" rule.
+"""``[permissions]`` from the user and project config files and Claude Code's settings files,
+and saving an "always" rule.
 
 Guarantees:
 - Rules are read per file, so a project's rules never replace the user's (the settings
   merge would): user ``allow`` + ``deny``, project ``deny`` always, project ``allow`` only
   when the project is trusted (a project config that widens permissions needs trust,
   design.md §3.8). A rule that does not parse is a ``ConfigError`` naming file and line.
+- ``claude_rules``: Claude Code's ``permissions.allow``/``deny``/``ask``, with the same rule
+  for project files (allow only once trusted); their mistakes are located problems, never
+  fatal, since the files are Claude Code's too.
 - ``save_allow_rule`` adds one rule to the user config's ``[permissions] allow`` by editing
   only that array (or appending a ``[permissions]`` table), checks the result parses to the
   same settings plus that rule, and writes atomically; otherwise it writes nothing and says
@@ -18,9 +22,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from edgar.tools.rules import Rule, RuleError, parse_rule
+
+if TYPE_CHECKING:
+    from edgar.config.claude_settings import ClaudeFile
 
 
 @dataclass
@@ -28,6 +35,53 @@ class Rules:
     allow: list[Rule] = field(default_factory=list)
     deny: list[Rule] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)   # project allow rules awaiting trust
+    ask: list[Rule] = field(default_factory=list)      # Claude Code's permissions.ask
+
+
+# the tools a rule can name (edgar's, after Claude Code's names are mapped onto them)
+KNOWN_TOOLS = frozenset({"shell", "read", "write", "edit", "glob", "grep", "task", "web_fetch",
+                         "todo_write", "exit_plan_mode"})
+
+
+def claude_rules(files: list[ClaudeFile], trusted: Callable[[], bool],
+                 problems: list[str]) -> Rules:
+    """``permissions.allow``/``deny``/``ask`` of Claude Code's settings files (ADR-0079):
+    deny and ask from every file (they only narrow), allow from the person's own file, and
+    from a project's only once it is trusted. A rule edgar cannot parse, or one that can
+    match nothing here (a tool edgar does not have, a path outside the project), is one
+    located problem; the others apply."""
+    from edgar.config.claude_settings import rules_of
+
+    rules = Rules()
+    for file in files:
+        for kind in ("allow", "deny", "ask"):
+            for text, where in rules_of(file, kind, problems):
+                try:
+                    rule = parse_rule(text)
+                except RuleError as exc:
+                    problems.append(f"{where}: permissions.{kind}: {exc}; ignored")
+                    continue
+                why = _matches_nothing(rule)
+                if why:
+                    problems.append(f"{where}: permissions.{kind} {text!r}: {why}")
+                if kind == "allow" and file.origin == "project" and not trusted():
+                    rules.ignored.append(rule.text)
+                    continue
+                getattr(rules, kind).append(rule)
+    return rules
+
+
+def _matches_nothing(rule: Rule) -> str | None:
+    if rule.tool.startswith("mcp__") or any(c in rule.tool for c in "*?"):
+        return None
+    if rule.tool not in KNOWN_TOOLS:
+        return "edgar has no such tool, so the rule matches nothing"
+    pattern = rule.pattern or ""
+    if rule.tool in ("read", "write", "edit", "grep") and pattern.startswith(("~", "//")):
+        return ("edgar's path rules match paths inside the project only, so the rule matches "
+                "nothing (edgar's tools do not reach outside the project unless "
+                "tools.allow_outside_root is set)")
+    return None
 
 
 def _table(path: Path) -> tuple[str, dict[str, Any]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from edgar.declared import Field
-
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 
 

@@ -30,7 +30,8 @@ ALIASES = {"bash": "shell", "shell": "shell", "edit": "edit", "multiedit": "edit
            "notebookedit": "edit", "write": "write", "read": "read", "glob": "glob",
            "grep": "grep", "task": "task", "agent": "task", "ls": "glob",
            "webfetch": "web_fetch", "web_fetch": "web_fetch", "todowrite": "todo_write",
-           "todo_write": "todo_write"}
+           "todo_write": "todo_write", "exitplanmode": "exit_plan_mode",
+           "exit_plan_mode": "exit_plan_mode"}
 # Claude Code's whole-server rule: ``mcp__time`` is every tool of the server ``time``
 SERVER_RULE = re.compile(r"^mcp__[A-Za-z0-9_.-]+?$")
 FAMILY = {"edit": ("edit", "write"), "write": ("write",)}

@@ -24,7 +24,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from edgar.declared import Field
-
 from edgar.tools.base import (
     Tool,
     ToolArgs,

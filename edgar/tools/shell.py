@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from edgar.declared import Field
-
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 from edgar.tools.command_shape import is_answer, vouched_program
 
@@ -115,8 +114,8 @@ class Shell(Tool):
         timeout = args.timeout or ctx.shell_timeout
         done = await run_command(args.command, ctx, timeout)
         code = None if done.timed_out else done.exit_code
-        program = vouched_program(args.command, ctx.root, ctx.env,
-                                  sandbox_for(ctx)) if code != 0 else None
+        program = vouched_program(args.command, ctx.root, ctx.env, sandbox_for(ctx),
+                                  ctx.baseline) if code != 0 else None
         if done.timed_out:
             partial = f"\n{done.output.rstrip()}" if done.output.strip() else ""
             raise ToolFailure("timeout", f"command timed out after {timeout:g}s and was killed "

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from edgar.declared import Field
-
 from edgar.tools.args import ToolArgs
 
 __all__ = ["MARKS", "Status", "TodoItem", "TodoList"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from edgar.declared import Field
-
 from edgar.tools.base import Tool, ToolArgs, ToolContext, ToolFailure, ToolOutcome
 
 if TYPE_CHECKING:  # the fetcher (httpx) is imported when a page is fetched, not at start-up

@@ -42,7 +42,7 @@ def markdown(html: str) -> str:
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9_]{3,}", text.lower())}
+    return set(re.findall(r"[a-z0-9_]{3,}", text.lower()))
 
 
 def focus(text: str, prompt: str | None, limit: int) -> str:

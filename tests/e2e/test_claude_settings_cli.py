@@ -166,7 +166,7 @@ def test_every_key_edgar_cannot_honour_is_named_once(tmp_path, home, env, projec
     assert out.returncode == 0, out.stderr
     lines = [line for line in out.stderr.splitlines() if "settings.json" in line]
     first = next(line for line in lines if "does not honour" in line)
-    for key in ("model", "statusLine", "outputStyle", "apiKeyHelper"):
+    for key in ("model", "statusLine", "outputStyle", "apiKeyHelper", "permissions.defaultMode"):
         assert key in first
     assert any("type 'http'" in line for line in lines)
     assert any("'async', 'statusMessage'" in line for line in lines)
@@ -182,3 +182,72 @@ def test_a_broken_settings_file_is_one_located_line_and_the_session_goes_on(tmp_
     assert out.returncode == 0, out.stderr
     assert f"{path}:2:13: not valid JSON" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def results(tmp_path) -> list[dict]:
+    """The tool results the model was sent, in order."""
+    messages = recorded(tmp_path / "sent.jsonl")[-1]["messages"]
+    return [b for m in messages if m["role"] == "user" and isinstance(m["content"], list)
+            for b in m["content"] if b.get("type") == "tool_result"]
+
+
+def shell_call(command: str) -> dict:
+    return {"name": "shell", "input": {"command": command}}
+
+
+def text_of(block: dict) -> str:
+    content = block.get("content")
+    return content if isinstance(content, str) else json.dumps(content)
+
+
+def test_user_rules_deny_ask_and_allow_as_claude_code_writes_them(tmp_path, home, env, project):
+    (home / ".claude" / "settings.json").write_text(json.dumps({"permissions": {
+        "allow": ["Bash(echo:*)"], "deny": ["Bash(rm:*)", "Read(./.env)"],
+        "ask": ["Bash(git push:*)"]}}))
+    script = write_script(tmp_path / "s.jsonl", [{"tool_calls": [c]} for c in (
+        shell_call("rm -rf build"), READ_ENV, shell_call("git push origin main"),
+        shell_call("echo allowed-by-rule"), shell_call("touch not-allowed"))] + [{"text": "ok"}])
+    out = run_edgar(["-p", "go", "--model", f"scripted:{script}"], project, env)   # ask mode
+    assert out.returncode == 0, out.stderr
+    rm, dotenv, push, echo, touch = results(tmp_path)
+    assert rm.get("is_error") and "deny rule `Bash(rm:*)`" in text_of(rm)
+    assert dotenv.get("is_error") and "sk-live-123" not in text_of(dotenv)
+    assert push.get("is_error") and "ask rule `Bash(git push:*)`" in text_of(push)
+    assert not echo.get("is_error") and "allowed-by-rule" in text_of(echo)
+    assert touch.get("is_error") and not (project / "not-allowed").exists()
+    assert (project / "build" / "out.o").exists()
+
+
+def test_a_projects_allow_rules_wait_for_trust_and_its_deny_rules_do_not(tmp_path, env, project):
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {
+        "allow": ["Bash(echo:*)"], "deny": ["Read(./.env)"]}}))
+    calls = [shell_call("echo from-project-rule"), READ_ENV]
+    script = write_script(tmp_path / "s.jsonl", [{"tool_calls": [c]} for c in calls]
+                          + [{"text": "ok"}])
+    before = run_edgar(["-p", "go", "--model", f"scripted:{script}"], project, env)
+    assert before.returncode == 0, before.stderr
+    echo, dotenv = results(tmp_path)
+    assert echo.get("is_error") and "from-project-rule" not in text_of(echo)
+    assert dotenv.get("is_error") and "sk-live-123" not in text_of(dotenv)
+    assert ".claude/settings.json permissions.allow" in before.stderr
+    assert run_edgar(["trust"], project, env).returncode == 0
+    after = run_edgar(["-p", "go", "--model", f"scripted:{script}"], project, env)
+    assert after.returncode == 0, after.stderr
+    echo, dotenv = results(tmp_path)
+    assert not echo.get("is_error") and "from-project-rule" in text_of(echo)
+    assert dotenv.get("is_error")
+
+
+def test_rules_that_can_match_nothing_here_are_named(tmp_path, home, env, project):
+    (home / ".claude" / "settings.json").write_text(json.dumps({"permissions": {
+        "allow": ["WebSearch", "mcp__github", "Bash(npm run test:*)"],
+        "deny": ["Read(~/.ssh/**)", "Bash(rm -rf *"]}}))
+    out = go(tmp_path, project, env, [])
+    assert out.returncode == 0, out.stderr
+    named = [line for line in out.stderr.splitlines() if "permissions." in line]
+    assert any("'WebSearch': edgar has no such tool" in line for line in named)
+    assert any("'Read(~/.ssh/**)'" in line and "inside the project" in line for line in named)
+    assert any("is not a rule" in line for line in named)
+    assert not any("mcp__github" in line or "npm run" in line for line in named)
+    assert all(":" in line.split(" ")[1] for line in named)   # each with its file:line

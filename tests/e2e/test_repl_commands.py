@@ -8,7 +8,7 @@ import sys
 import pytest
 from support.project import edgar_env, recorded, run_edgar, write_script
 from test_repl_daily import Screen
-from test_repl_pty import PROMPT, Terminal, project, session_events, spawn  # noqa: F401 (fixtures)
+from test_repl_pty import PROMPT, Terminal, session_events
 
 pytestmark = pytest.mark.timing   # a pseudo-terminal: what appears, and when
 

@@ -12,7 +12,7 @@ import tomllib
 import pyte
 import pytest
 from support.project import recorded
-from test_repl_pty import PROMPT, project, session_events, spawn  # noqa: F401 (fixtures)
+from test_repl_pty import PROMPT, session_events
 
 pytestmark = pytest.mark.timing   # a pseudo-terminal: what appears, and when
 

@@ -9,6 +9,7 @@ read from the session log (``.edgar/sessions/<id>.jsonl``), the same file ``-c``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -54,10 +55,8 @@ class Terminal:
             for listener in self.listeners:
                 listener(time.perf_counter(), data)
             if b"\x1b[6n" in data:     # where is the cursor? near the top: room below
-                try:
+                with contextlib.suppress(OSError):
                     os.write(self.proc.fd, b"\x1b[1;1R")
-                except OSError:
-                    pass
             with self.cond:
                 if not data:
                     self.closed = True

@@ -128,7 +128,7 @@ def test_checkpoints_older_than_seven_days_are_deleted_by_undo_and_by_the_next_t
     project = make_project(tmp_path / "p", {"a.txt": "v0\n", ".env": "TOKEN=kept-as-it-was\n"})
     turn(tmp_path, project, env, [{"name": "write", "input": {"path": ".env", "content": "TOKEN=x\n"}}], "s1")
     store = state_of(project, tmp_path / "home") / "checkpoints"
-    copies = [p for p in store.rglob("files/*")]
+    copies = list(store.rglob("files/*"))
     assert [p.read_bytes() for p in copies] == [b"TOKEN=kept-as-it-was\n"]  # exact: the exception
     _age(project, 6.9)
     assert ".env" in run_edgar(["diff"], project, env).stdout  # within the week: kept

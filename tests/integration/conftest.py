@@ -11,6 +11,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from support.project import make_project
 from support.sse_server import SSEServer
 
 from edgar.config import ProviderSettings
@@ -19,6 +20,14 @@ from edgar.providers.base import Finished, ModelRequest, ProviderError
 
 FAKE_ANTHROPIC_KEY = "sk-ant-test-0123456789abcdef"
 FAKE_OPENAI_KEY = "sk-test-openai-0123456789abcdef"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A one-file project with its own user dir: what the MCP tests run in (a module's own
+    ``project`` wins over this one)."""
+    monkeypatch.setenv("EDGAR_HOME", str(tmp_path / "home"))
+    return make_project(tmp_path / "proj", {"a.txt": "hello\n"})
 
 
 @pytest.fixture

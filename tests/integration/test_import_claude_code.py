@@ -178,7 +178,7 @@ def test_typed_lists_exactly_the_hand_checked_messages(project, env):
     assert all(set(t) == {"file", "line", "session_id", "timestamp", "source", "text"}
                for t in got)
     lines = {(Path(t["file"]).name, t["line"], t["source"], t["text"]) for t in got}
-    assert {h for h in HAND_CHECKED} <= lines
+    assert set(HAND_CHECKED) <= lines
     assert [(t["line"]) for t in got if t["file"].endswith(FASTHOOKS)] == [2, 10, 19, 27, 35, 62]
     assert [(t["line"]) for t in got if t["file"].endswith(TOOL_HEAVY)] == [4, 21, 26]
     assert [(t["line"]) for t in got if t["file"].endswith(IDE)] == [3, 47, 59, 64, 99, 169]
@@ -290,7 +290,7 @@ def test_dry_run_writes_nothing_even_after_an_import(project, env, tmp_path):
     assert not (state_of(project, tmp_path / "home")).exists()
     assert (dry["proposals"], dry["exchanges"], dry["typed_messages"]) == (3, 2, 3)
     real = imp(project, env, tmp_path / "projects")
-    assert {k: v for k, v in real.items()} == dry
+    assert dict(real.items()) == dry
     state = {p.name: p.stat().st_mtime_ns for p in (state_of(project, tmp_path / "home")).iterdir()}
     again = imp(project, env, "--dry-run", tmp_path / "projects")
     assert again["lines"] == 0 and again["proposals"] == 0       # it honours the scan marks

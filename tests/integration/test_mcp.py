@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.project import REPO, make_project, write_script
+from support.project import REPO, write_script
 
 from edgar.cli.setup import build
 from edgar.config import ContextSettings, McpServerSettings, McpSettings, Settings
@@ -22,12 +22,6 @@ from edgar.events import Event, Notice, ToolFinished, ToolProposed
 from edgar.providers.scripted import ScriptedProvider
 
 SERVER = str(REPO / "tests" / "support" / "mcp_server.py")
-
-
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    monkeypatch.setenv("EDGAR_HOME", str(tmp_path / "home"))
-    return make_project(tmp_path / "proj", {"a.txt": "hello\n"})
 
 
 def stdio(*extra: str, env: dict[str, str] | None = None) -> McpServerSettings:

@@ -6,7 +6,7 @@ import json
 import re
 import sys
 
-from integration.test_mcp import app_for, call, notices, project, results, session_turns  # noqa: F401
+from integration.test_mcp import app_for, call, notices, results, session_turns
 from support.project import REPO
 
 from edgar.config import McpServerSettings, McpSettings

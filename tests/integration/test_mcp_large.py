@@ -8,7 +8,7 @@ import asyncio
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from integration.test_mcp import app_for, call, notices, project, results, session_turns, stdio  # noqa: F401
+from integration.test_mcp import app_for, call, notices, results, session_turns, stdio
 
 from edgar.config import ContextSettings, McpSettings
 from edgar.mcp.framing import MessageTooLarge, read_line

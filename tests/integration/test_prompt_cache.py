@@ -9,6 +9,7 @@ import datetime
 import importlib.util
 import json
 import shutil
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ def test_consecutive_request_bodies_only_grow(server, provider_env, project):
     app.close()
     bodies = server.bodies()
     assert len(bodies) == len(PROMPTS) + 1
-    for before, after in zip(bodies, bodies[1:]):
+    for before, after in pairwise(bodies):
         a, b = plain(before), plain(after)
         assert a["tools"] == b["tools"] and a["system"] == b["system"]
         assert b["messages"][:len(a["messages"])] == a["messages"]   # a prefix, byte for byte

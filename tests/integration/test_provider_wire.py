@@ -150,7 +150,7 @@ def test_a_stream_that_ends_before_any_output_is_retried(server, make, collect):
 
 def test_a_half_json_chunk_is_an_error_and_no_tool_call_is_made(server, make, collect):
     whole = recording("openai_tools")
-    cut = [b for b in whole]
+    cut = list(whole)
     # one argument fragment arrives garbled: it must not be skipped (the rest would still parse)
     i = next(n for n, b in enumerate(cut) if "arguments" in b and "README" in b)
     cut[i] = cut[i][: len(cut[i]) // 2] + "\n\n"

@@ -3,7 +3,7 @@ text (and of unsigned thinking) changes nothing a reader of the stream can see."
 
 from __future__ import annotations
 
-from itertools import groupby
+from itertools import groupby, pairwise
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -46,4 +46,4 @@ def test_merge_joins_exactly_the_runs_of_one_joinable_type(stream):
         assert ("".join(e.text for e in merged if type(e) is kind)
                 == "".join(e.text for e in stream if type(e) is kind))
     assert [e for e in merged if _joinable(e) is None] == [e for e in stream if _joinable(e) is None]
-    assert all(not (_joinable(a) and _joinable(a) is _joinable(b)) for a, b in zip(merged, merged[1:]))
+    assert all(not (_joinable(a) and _joinable(a) is _joinable(b)) for a, b in pairwise(merged))

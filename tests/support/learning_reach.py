@@ -20,6 +20,7 @@ included, followed transitively — does one of these:
 from __future__ import annotations
 
 import ast
+from itertools import pairwise
 from pathlib import Path
 
 LEARNING = "edgar.learning"
@@ -164,7 +165,7 @@ def _strings(node: ast.AST) -> list[str | None]:
 
 def _starts_edgar(node: ast.AST) -> bool:
     strings = _strings(node)
-    if any(a == "-m" and b == "edgar" for a, b in zip(strings, strings[1:])):
+    if any(a == "-m" and b == "edgar" for a, b in pairwise(strings)):
         return True
     if strings and strings[0] == "edgar":
         return True   # the console script (or a row of data starting "edgar": kept, harmless)

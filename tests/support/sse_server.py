@@ -12,6 +12,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -84,10 +85,9 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def handle(self) -> None:
-        try:
+        # the client hung up: its business
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
             super().handle()
-        except (ConnectionResetError, BrokenPipeError):  # the client hung up: its business
-            pass
 
     def do_POST(self) -> None:
         at = time.time()

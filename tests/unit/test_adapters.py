@@ -82,7 +82,7 @@ def _wire(events: list[tuple[str, str]], newline: str) -> bytes:
 def test_sse_batches_frame_exactly_as_httpx2s_own_event_source(events, newline, cuts):
     wire = _wire(events, newline)
     points = sorted(cuts.draw(st.lists(st.integers(0, len(wire)), max_size=5)))
-    chunks = [wire[a:b] for a, b in zip([0, *points], [*points, len(wire)]) if wire[a:b]]
+    chunks = [wire[a:b] for a, b in zip([0, *points], [*points, len(wire)], strict=True) if wire[a:b]]
     public = _collect(_source(chunks).__aiter__())
     batches = _collect(sse_adapter.sse_batches(_source(chunks)))
     assert [sse for batch in batches for sse in batch] == public

@@ -159,7 +159,7 @@ def test_typed_messages_match_the_hand_check(name):
     typed = [i for i in items if isinstance(i, Typed)]
     got = [(t.line, t.source) for t in typed]
     assert got == [(line, source) for line, source, _ in EXPECTED[name]]
-    for t, (_, _, words) in zip(typed, EXPECTED[name]):
+    for t, (_, _, words) in zip(typed, EXPECTED[name], strict=True):
         assert t.text.startswith(words), (t.line, t.text[:80])
         assert "<" not in t.text[:1], "client markup left at the start of typed text"
     assert items[-1].typed == len(EXPECTED[name])

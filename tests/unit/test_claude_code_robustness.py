@@ -247,7 +247,7 @@ def test_three_way_split_and_a_final_scan_report_nothing_twice(tmp_path):
     for a in cuts[::3]:
         for b in [c for c in cuts if c > a][::4]:
             seen, mark = [], None
-            for end, final in ((a, True), (b, True), (len(data), True)):
+            for end in (a, b, len(data)):
                 path.write_bytes(data[:end])
                 items = list(scan(path, mark))
                 seen += [t.text for t in typed(items)]

@@ -105,3 +105,22 @@ def test_the_files_are_read_lowest_precedence_first(tmp_path):
 def test_line_of_is_a_line_of_the_text(lines, needles):
     number = line_of("\n".join(lines), tuple(needles))
     assert 1 <= number <= max(1, len(lines))
+
+
+def test_claude_rules_narrow_from_every_file_and_widen_from_a_project_only_when_trusted():
+    from edgar.tools.permission_config import claude_rules
+
+    user = file_of({"permissions": {"allow": ["Bash(ls:*)"], "ask": ["Bash(git push:*)"]}})
+    project = file_of({"permissions": {"allow": ["Bash(echo:*)"], "deny": ["Read(./.env)"],
+                                       "ask": "Bash"}},
+                      scope="project", path=Path("/p/.claude/settings.json"))
+    problems: list[str] = []
+    rules = claude_rules([user, project], lambda: False, problems)
+    assert [r.text for r in rules.allow] == ["Bash(ls:*)"]
+    assert [r.text for r in rules.deny] == ["Read(./.env)"]
+    assert [r.text for r in rules.ask] == ["Bash(git push:*)"]
+    assert rules.ignored == ["Bash(echo:*)"]
+    assert problems == ["/p/.claude/settings.json:9: permissions.ask must be a list of rules; "
+                        "ignored"]
+    trusted = claude_rules([user, project], lambda: True, [])
+    assert [r.text for r in trusted.allow] == ["Bash(ls:*)", "Bash(echo:*)"]

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 
 import pytest
 
 from edgar.tools.command_shape import ANSWERS, is_answer, vouched_program
+from edgar.tools.committed import Baseline
 
 
 @pytest.mark.parametrize("command, code", [
@@ -42,9 +44,17 @@ def test_every_answer_entry_has_a_comment_in_the_source():
     assert len(lines) == len(ANSWERS) and all("#" in line for line in lines)
 
 
+def baseline(root) -> Baseline:
+    return Baseline.take(root)
+
+
 def test_a_program_on_path_outside_the_project_is_vouched_for(tmp_path):
-    assert vouched_program("ls -la", tmp_path) == "ls"
-    assert vouched_program("FOO=1 ls", tmp_path) == "ls"
+    assert vouched_program("ls -la", tmp_path, baseline=baseline(tmp_path)) == "ls"
+    assert vouched_program("FOO=1 ls", tmp_path, baseline=baseline(tmp_path)) == "ls"
+
+
+def test_without_a_baseline_nothing_is_vouched_for(tmp_path):
+    assert vouched_program("ls -la", tmp_path) is None
 
 
 @pytest.mark.parametrize("command", [
@@ -60,16 +70,69 @@ def test_anything_else_is_not_named(tmp_path, command):
     evil.write_text("#!/bin/sh\nexit 7\n")
     evil.chmod(0o755)
     env = {"PATH": f"bin:.:{tmp_path / 'bin'}:/usr/bin:/bin"}   # relative and project dirs
-    assert vouched_program(command, tmp_path, env) is None
+    assert vouched_program(command, tmp_path, env, baseline=baseline(tmp_path)) is None
+
+
+def git(root, *args):
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=p", "-c", "user.email=p@example.com",
+                    *args], check=True, capture_output=True)
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-def test_a_file_tracked_by_git_is_vouched_for(tmp_path):
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+def test_a_file_is_vouched_for_only_if_committed_before_the_session_began(tmp_path):
+    git(tmp_path, "init", "-q")
     (tmp_path / "scripts").mkdir()
     script = tmp_path / "scripts" / "build.sh"
     script.write_text("#!/bin/sh\nexit 2\n")
-    assert vouched_program("./scripts/build.sh --all", tmp_path) is None    # not tracked yet
-    subprocess.run(["git", "-C", str(tmp_path), "add", "scripts/build.sh"], check=True)
-    assert vouched_program("./scripts/build.sh --all", tmp_path) == "build.sh"
-    assert vouched_program("scripts/build.sh", tmp_path) == "build.sh"
+    git(tmp_path, "add", "scripts/build.sh")
+    staged = baseline(tmp_path)
+    assert staged.commit is None                       # no commit yet: nothing vouched for
+    assert vouched_program("./scripts/build.sh --all", tmp_path, baseline=staged) is None
+    git(tmp_path, "commit", "-qm", "one")
+    assert vouched_program("./scripts/build.sh", tmp_path, baseline=staged) is None
+    began = baseline(tmp_path)
+    assert vouched_program("./scripts/build.sh --all", tmp_path, baseline=began) == "build.sh"
+    assert vouched_program("scripts/build.sh", tmp_path, baseline=began) == "build.sh"
+    assert vouched_program(f"{tmp_path}/scripts/build.sh", tmp_path, baseline=began) == "build.sh"
+    assert vouched_program("./scripts", tmp_path, baseline=began) is None   # a directory
+
+    # during the session: made, staged, committed, linked — none of them is named
+    (tmp_path / "Evil.sh").write_text("#!/bin/sh\nexit 3\n")
+    assert vouched_program("./Evil.sh", tmp_path, baseline=began) is None
+    git(tmp_path, "add", "Evil.sh")
+    assert vouched_program("./Evil.sh", tmp_path, baseline=began) is None
+    git(tmp_path, "commit", "-qm", "the model's")
+    assert vouched_program("./Evil.sh", tmp_path, baseline=began) is None
+    (tmp_path / "Linked.sh").symlink_to("scripts/build.sh")
+    assert vouched_program("./Linked.sh", tmp_path, baseline=began) is None
+    assert vouched_program("./scripts/../Evil.sh", tmp_path, baseline=began) is None
+    # a later session began after that commit: the literal rule lets it be named then
+    assert vouched_program("./Evil.sh", tmp_path, baseline=baseline(tmp_path)) == "Evil.sh"
+
+
+def test_a_path_program_made_during_the_session_is_not_vouched_for(tmp_path):
+    from edgar.sandbox import Policy, Sandbox
+
+    project = tmp_path / "p"
+    project.mkdir()
+    folder = tmp_path / "bin"        # outside the project, and (below) not writable for commands
+    folder.mkdir()
+    old = folder / "oldtool"
+    old.write_text("#!/bin/sh\nexit 1\n")
+    old.chmod(0o755)
+    env = {"PATH": f"{folder}:/usr/bin:/bin"}
+    shut = Sandbox(Policy(writable=(str(project),), root=str(project)))
+    time.sleep(0.05)                 # more than a tick of the clock files are stamped with
+    began = baseline(project)
+    new = folder / "newtool"
+    new.write_text("#!/bin/sh\nexit 1\n")
+    new.chmod(0o755)
+    assert vouched_program("oldtool", project, env, shut, began) == "oldtool"
+    assert vouched_program("newtool", project, env, shut, began) is None       # made since
+    (folder / "linked").symlink_to("/bin/ls")
+    assert vouched_program("linked", project, env, shut, began) is None        # linked since
+    # where the model's commands may write (a temp dir, by default), nothing is named
+    open_box = Sandbox(Policy.for_project(project))
+    assert open_box.policy.is_writable(str(folder.resolve()))
+    assert vouched_program("oldtool", project, env, open_box, began) is None
+    assert vouched_program("ls", project, env, open_box, began) == "ls"

@@ -144,7 +144,7 @@ def test_a_hostile_program_cannot_change_a_templates_shape(program, tool, code, 
     shown = f'"{safe_program}"' if safe_program else UNVOUCHED
     assert text == TEMPLATES[kind].format(tool=safe_tool, program=shown,
                                           code="unknown" if code is None else code)
-    assert re.fullmatch(r"[A-Za-z0-9._+-]{0,%d}" % PROGRAM_MAX, safe_program)
+    assert re.fullmatch(rf"[A-Za-z0-9._+-]{{0,{PROGRAM_MAX}}}", safe_program)
     assert "\n" not in text and "`" not in text and "ignore previous" not in text
     for character in "`*[]()#<>\\|~$;":
         assert text.count(character) == TEMPLATES[kind].count(character)
@@ -158,8 +158,8 @@ def test_key_is_pure_scrubbed_and_bounded(tool, program, code, kind):
     assert key(ErrorRecord(tool, kind, code, program)) == first
     safe_tool, same_kind, safe_program, same_code = first
     assert (same_kind, same_code) == (kind, code)
-    assert re.fullmatch(r"[A-Za-z0-9._+-]{1,%d}" % PROGRAM_MAX, safe_tool)
-    assert re.fullmatch(r"[A-Za-z0-9._+-]{0,%d}" % PROGRAM_MAX, safe_program)
+    assert re.fullmatch(rf"[A-Za-z0-9._+-]{{1,{PROGRAM_MAX}}}", safe_tool)
+    assert re.fullmatch(rf"[A-Za-z0-9._+-]{{0,{PROGRAM_MAX}}}", safe_program)
 
 
 @pytest.mark.parametrize("record", [

@@ -27,9 +27,9 @@ from edgar.learning.history import (  # noqa: E402
 
 
 def run(i: int = 0, **kw) -> Run:
-    base = dict(session_id="3f2a", turn_id=f"t{i}", started=1_795_000_000.0, asked=["fix it"],
-                said="Done: I fixed it.", tools=["read", "edit"], files=["src/a.py"],
-                duration=8.2, cost=0.04)
+    base = {"session_id": "3f2a", "turn_id": f"t{i}", "started": 1_795_000_000.0, "asked": ["fix it"],
+                "said": "Done: I fixed it.", "tools": ["read", "edit"], "files": ["src/a.py"],
+                "duration": 8.2, "cost": 0.04}
     base.update(kw)
     return Run(**base)
 
@@ -91,7 +91,7 @@ def test_append_rotates_past_cap_without_splitting_or_losing_entries(tmp_path):
     assert len(current.encode()) <= 2_000 and len(older.encode()) <= 2_000
     for text in (current, older):
         assert text.startswith("## ") and all(is_whole(e) for e in text.split("\n\n") if e)
-    kept = [e for e in history.entries()]
+    kept = list(history.entries())
     numbers = [int(e.split("- said: answer ")[1].split("\n")[0]) for e in kept]
     assert numbers == list(range(40 - len(numbers), 40))           # the newest, in order
     assert len(numbers) >= 2 * (2_000 // size) - 1

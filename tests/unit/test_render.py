@@ -59,7 +59,7 @@ def test_a_table_is_one_block_and_an_unclosed_fence_is_flushed():
 @given(st.text(alphabet="ab`|~ \n#*-", max_size=200), st.data())
 def test_no_text_is_lost_duplicated_or_reordered(text, data):
     cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=8)))
-    chunks = [text[i:j] for i, j in zip([0, *cuts], [*cuts, len(text)])]
+    chunks = [text[i:j] for i, j in zip([0, *cuts], [*cuts, len(text)], strict=True)]
     expected = text[:-1] if text.endswith("\n") else text   # the last newline ends a block
     assert "\n".join(split_all(chunks)) == expected
 

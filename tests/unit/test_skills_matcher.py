@@ -154,7 +154,7 @@ def test_stemming_is_idempotent(word):
 def test_a_burst_scores_at_least_as_high_as_each_fragment(a, b):
     alone, whole = score(INDEX, a), score(INDEX, a + "\n" + b)
     assert all(x >= 0 for x in alone)
-    assert all(w >= x - 1e-9 for w, x in zip(whole, alone))
+    assert all(w >= x - 1e-9 for w, x in zip(whole, alone, strict=True))
 
 
 @settings(max_examples=100, deadline=None)
@@ -163,7 +163,7 @@ def test_a_burst_scores_at_least_as_high_as_each_fragment(a, b):
                 min_size=1, max_size=8, unique_by=lambda t: t[0]), SOME)
 def test_scores_do_not_depend_on_skill_order(specs, surface):
     skills = [Skill(n, " ".join(words) or n, (), "") for n, words in specs]
-    forward = dict(zip(build_index(skills).names, score(build_index(skills), surface)))
+    forward = dict(zip(build_index(skills).names, score(build_index(skills), surface), strict=True))
     back_index = build_index(list(reversed(skills)))
-    backward = dict(zip(back_index.names, score(back_index, surface)))
+    backward = dict(zip(back_index.names, score(back_index, surface), strict=True))
     assert forward == pytest.approx(backward)

@@ -10,6 +10,7 @@ import pytest
 from edgar.core.harness import run_tool
 from edgar.providers.base import ToolCall
 from edgar.tools.base import ToolContext, strip_env
+from edgar.tools.committed import Baseline
 from edgar.tools.permissions import PermissionGate
 from edgar.tools.registry import default_tools
 from edgar.tools.shell import program_of
@@ -26,7 +27,9 @@ def call(ctx: ToolContext, name: str, args, events=None):
 @pytest.fixture
 def ctx(tmp_path: Path) -> ToolContext:
     (tmp_path / "a.txt").write_text("one\ntwo\nthree\n")
-    return ToolContext(root=tmp_path, permission=PermissionGate("yes"))
+    # as a session builds it: with what the session began on, so a program can be named
+    return ToolContext(root=tmp_path, permission=PermissionGate("yes"),
+                       baseline=Baseline.take(tmp_path))
 
 
 def test_read_with_line_range(ctx):
@@ -104,6 +107,9 @@ def test_shell_exit_code_program_and_output_only_in_the_block(ctx):
     assert all("SECRET-OUTPUT" not in repr(e) for e in events)
     _, finished = call(ctx, "shell", {"command": "definitely-not-a-command-xyz"})
     assert finished.error.kind == "not_found" and finished.error.program is None  # unvouched
+    ctx.baseline = None   # a context no session built: nothing is named
+    _, finished = call(ctx, "shell", {"command": "printf x; exit 3"})
+    assert finished.error.exit_code == 3 and finished.error.program is None
 
 
 @pytest.mark.timing   # asserts how long it took

@@ -53,6 +53,26 @@ def test_what_is_not_a_project_file_is_not_found(tree, command):
     assert runs.command_files(tree, command) == []
 
 
+@pytest.mark.parametrize("command, ran", [
+    ("python .claude/hooks/guard.py rules.json", [".claude/hooks/guard.py"]),
+    ("FOO=1 env nohup ./run --rules rules.json", ["run"]),
+    ("test -f run && bash -e -- tools/check.sh run", ["tools/check.sh"]),
+    ("cat rules.json | sh tools/check.sh; . ./run", ["tools/check.sh", "run"]),
+    ("python -u -m pkg.mod rules.json", ["pkg/mod.py"]),
+    ("python -c 'import run' run", []),
+    ("echo run", []),
+])
+def test_a_program_is_told_from_a_file_merely_named(tree, command, ran):
+    assert [name for name, is_run in runs.command_scan(tree, command) if is_run] == ran
+
+
+def test_exec_form_runs_its_command_and_an_interpreters_script(tree):
+    assert runs.command_scan(tree, "python", ["tools/server.py", "rules.json"]) == [
+        ("tools/server.py", True), ("rules.json", False)]
+    assert runs.command_scan(tree, "./run", [";", "rules.json"]) == [
+        ("run", True), ("rules.json", False)]     # no shell: ";" is an argument
+
+
 def test_a_link_counts_only_when_it_points_beneath_the_root(tree):
     (tree / "out.sh").symlink_to(tree.parent / "outside.sh")
     (tree / "in.sh").symlink_to(tree / "tools" / "check.sh")
@@ -130,6 +150,15 @@ def test_a_script_that_appears_after_trust_lapses_it(project):
     assert trust.trusted(project)
     (project / "later").write_text("import os\n")   # `python later` now runs this file
     assert trust.changed(project) == ["later"]
+
+
+def test_a_data_file_that_appears_after_trust_does_not_lapse_it(project):
+    with open(project / ".edgar" / "config.toml", "a") as handle:
+        handle.write('[[hooks.Stop]]\ncommand = "test -f ok.txt || exit 2"\n')
+    trust.trust(project)
+    (project / "ok.txt").write_text("made by the model\n")   # named, never run
+    assert trust.trusted(project)
+    assert "ok.txt" not in trust.covered(project)
 
 
 def test_a_record_from_before_scripts_were_covered_lapses_and_says_so(project):

@@ -362,9 +362,9 @@ class Builder:
             items += self._queue(record, line, offset)
         elif kind == "attachment":
             items += self._attachment(record, line, offset)
-        elif kind == "system" and record.get("subtype") == "compact_boundary":
-            if not self.sidechain and not record.get("isSidechain"):
-                self._client_text("compact-boundary", _str(record.get("content")) or "", line)
+        elif (kind == "system" and record.get("subtype") == "compact_boundary"
+              and not self.sidechain and not record.get("isSidechain")):
+            self._client_text("compact-boundary", _str(record.get("content")) or "", line)
         return items
 
     def finish(self, final: bool) -> list:

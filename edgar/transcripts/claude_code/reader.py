@@ -48,7 +48,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO, Union
+from typing import BinaryIO
 
 from . import decode
 from .classify import Verdict, classify, classify_queued
@@ -77,7 +77,7 @@ __all__ = [
     "is_sidechain_path", "check_record", "MAX_LINE",
 ]
 
-Item = Union[Typed, Exchange, Malformed, Anomaly, ScanResult]
+Item = Typed | Exchange | Malformed | Anomaly | ScanResult
 
 HEAD = 4096  # bytes hashed to recognise the same file on resume
 READ_BUFFER = 1024 * 1024  # the file's read buffer

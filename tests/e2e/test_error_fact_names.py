@@ -1,0 +1,104 @@
+"""An error fact names only what the person put there (issue 21 item 8), through the real
+binary on a real git repository: three sessions in which the model makes a file and runs it
+(untouched, ``git add``-ed, committed, linked to a committed file, or installed on ``PATH``)
+end in a fact that says "a project command" and never the model's name; three sessions
+running a script committed before they began, or a program on ``PATH``, name it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+pytest.importorskip("edgar.learning")   # error facts are the learning package's
+
+from support.project import edgar_env, run_edgar, write_script  # noqa: E402
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+EVIL = "Always-curl-evil.sh"
+MAKE = f"printf '#!/bin/sh\\nexit 3\\n' > {EVIL} && chmod +x {EVIL}"
+COMMIT = "git -c user.name=m -c user.email=m@example.com commit -qm mine"
+
+# what the model does before it runs the failing command, that command, and what it does after
+PLANTS = {
+    "created": ([MAKE], f"./{EVIL}", []),
+    "staged": ([MAKE, f"git add {EVIL}"], f"./{EVIL}", []),
+    # committed afresh in each session, its removal committed at the session's end: every
+    # run is of a file committed during the session it runs in
+    "committed in the session": ([MAKE, f"git add {EVIL}", COMMIT], f"./{EVIL}",
+                                 [f"git rm -q {EVIL} && {COMMIT}"]),
+    "linked to a committed file": ([f"ln -sf scripts/build.sh {EVIL}"], f"./{EVIL}", []),
+    "installed on PATH": (["printf '#!/bin/sh\\nexit 3\\n' > {bin}/Always-curl-evil"
+                           " && chmod +x {bin}/Always-curl-evil"], "Always-curl-evil", []),
+}
+
+
+def git(root, *args):
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=p", "-c", "user.email=p@example.com",
+                    *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "scripts").mkdir()
+    (root / "scripts" / "build.sh").write_text("#!/bin/sh\nexit 3\n")
+    (root / "scripts" / "build.sh").chmod(0o755)
+    git(root, "add", "scripts/build.sh")
+    git(root, "commit", "-qm", "the person's own script")
+    return root
+
+
+@pytest.fixture
+def env(tmp_path):
+    plant = tmp_path / "plant-bin"   # on PATH, in a temp dir the model's commands may write
+    plant.mkdir()
+    return edgar_env(tmp_path / "home",
+                     PATH=f"{plant}{os.pathsep}{edgar_env(tmp_path / 'home')['PATH']}")
+
+
+def session(tmp_path, project, env, i, commands):
+    script = write_script(tmp_path / f"s{i}.jsonl", [
+        *({"text": f"step {n}", "tool_calls": [{"name": "shell", "input": {"command": c}}]}
+          for n, c in enumerate(commands)),
+        {"text": "done"}])
+    done = run_edgar(["-p", f"session {i}", "--model", f"scripted:{script}",
+                      "--permission-mode", "yes"], project, env)
+    assert done.returncode == 0, done.stderr
+
+
+def error_facts(project, env):
+    out = run_edgar(["memory", "list", "--json"], project, env)
+    assert out.returncode == 0, out.stderr
+    return [f["text"] for f in json.loads(out.stdout) if f["provenance"] == "error-template"]
+
+
+@pytest.mark.parametrize("how", list(PLANTS))
+def test_a_name_the_model_planted_never_reaches_a_fact(tmp_path, project, env, how):
+    before, run, after = PLANTS[how]
+    before = [c.format(bin=tmp_path / "plant-bin") for c in before]
+    for i in range(3):
+        session(tmp_path, project, env, i, [*before, run, run, *after])   # a retry counts once
+    facts = error_facts(project, env)
+    assert len(facts) == 1, facts
+    [fact] = facts
+    assert "a project command" in fact and "exited with code 3" in fact, fact
+    assert "evil" not in fact.lower() and "Always" not in fact
+
+
+@pytest.mark.parametrize("command, name", [
+    ("./scripts/build.sh --all", "build.sh"),     # committed before the sessions began
+    ("scripts/build.sh", "build.sh"),
+    ("false", "false"),                           # a program on PATH outside the project
+])
+def test_what_the_person_put_there_is_named(tmp_path, project, env, command, name):
+    for i in range(3):
+        session(tmp_path, project, env, i, [command])
+    [fact] = error_facts(project, env)
+    assert f'Running "{name}" with the shell tool has exited with code' in fact, fact
