@@ -139,25 +139,21 @@ def _candidates(argv: list[str], shell: bool) -> Iterator[tuple[str, bool]]:
 def scan(root: Path, argv: Iterable[str], shell: bool = False) -> list[tuple[str, bool]]:
     """(project file relative to ``root``, ``/``-separated; run as a program) for each file
     ``argv`` names; shell words when ``shell`` (operators start a new command)."""
-    real_root = os.path.realpath(root)
+    real_root, plain_root = os.path.realpath(root), os.path.normpath(str(root))
     found: dict[str, bool] = {}
     for word, ran in _candidates([_root_vars(w, root) for w in argv], shell):
         word = os.path.expanduser(word) if word.startswith("~") else word
         if "\0" in word:
             continue
         lexical = os.path.normpath(word if os.path.isabs(word) else os.path.join(root, word))
-        for base in (os.path.normpath(str(root)), real_root):
-            if _beneath(lexical, base):
-                rel = os.path.relpath(lexical, base)
-                break
-        else:
-            continue
-        try:
-            if not os.path.isfile(lexical) or not _beneath(os.path.realpath(lexical), real_root):
+        base = next((b for b in (plain_root, real_root) if _beneath(lexical, b)), None)
+        try:   # cheapest first: most words are no file at all
+            if base is None or not os.path.isfile(lexical) \
+                    or not _beneath(os.path.realpath(lexical), real_root):
                 continue
         except (OSError, ValueError):
             continue
-        name = Path(rel).as_posix()
+        name = lexical[len(base.rstrip("/")) + 1:]
         found[name] = found.get(name, False) or ran
     return list(found.items())
 

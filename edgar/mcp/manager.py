@@ -28,7 +28,7 @@ from edgar.events import Event, Notice, NoticeLevel
 from edgar.mcp.config import ServerSpec
 from edgar.mcp.confine import cache_env, network_hint
 from edgar.mcp.tool import McpTool
-from edgar.spawn import Confinement, child_env
+from edgar.spawn import Confinement, child_env, settings_env
 from edgar.tools.base import Tool
 
 
@@ -122,7 +122,8 @@ class McpServers:
                 extra, writable = cache_env(self.cache), (*writable, str(self.cache))
             box = self.confine(network, writable) if self.confine is not None else None
             link = sdk.Link(spec.name, argv=[spec.command, *spec.args], cwd=self.root,
-                            env=child_env({**extra, **spec.env}), sandbox=box,
+                            env=child_env({**settings_env(box), **extra, **spec.env}),
+                            sandbox=box,
                             max_message=self.max_message)
         else:
             link = sdk.Link(spec.name, url=spec.url, headers=spec.headers,

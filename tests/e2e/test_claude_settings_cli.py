@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
+import sys
 
 import pytest
 from support.project import REPO, edgar_env, make_project, recorded, run_edgar, write_script
@@ -251,3 +252,87 @@ def test_rules_that_can_match_nothing_here_are_named(tmp_path, home, env, projec
     assert any("is not a rule" in line for line in named)
     assert not any("mcp__github" in line or "npm run" in line for line in named)
     assert all(":" in line.split(" ")[1] for line in named)   # each with its file:line
+
+
+def test_env_is_set_for_commands_and_hooks_and_claude_codes_own_are_named(tmp_path, home, env,
+                                                                          project):
+    seen = project / "hook-saw"
+    (home / ".claude" / "settings.json").write_text(json.dumps({
+        "env": {"MY_SETTING": "from-settings", "PATH_LIKE": "/x:/y", "ANTHROPIC_MODEL": "opus",
+                "RETRIES": 3},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+                  f"printf %s \"$MY_SETTING\" > {shlex.quote(str(seen))}"}]}]}}))
+    out = go(tmp_path, project, env, [shell_call("echo \"[$MY_SETTING][$RETRIES]\"")])
+    assert out.returncode == 0, out.stderr
+    [echo] = results(tmp_path)
+    assert "[from-settings][3]" in text_of(echo)
+    assert seen.read_text() == "from-settings"
+    assert "env: ANTHROPIC_MODEL configure Claude Code itself" in out.stderr
+
+
+def test_a_projects_env_waits_for_trust(tmp_path, env, project):
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.local.json").write_text(json.dumps(
+        {"env": {"FROM_PROJECT": "yes-set"}}))
+    call = [shell_call("echo \"[${FROM_PROJECT:-unset}]\"")]
+    before = go(tmp_path, project, env, call)
+    assert before.returncode == 0, before.stderr
+    assert "[unset]" in text_of(results(tmp_path)[0])
+    assert ".claude/settings.local.json env" in before.stderr
+    assert run_edgar(["trust"], project, env).returncode == 0
+    after = go(tmp_path, project, env, call)
+    assert after.returncode == 0, after.stderr
+    assert "[yes-set]" in text_of(results(tmp_path)[0])
+
+
+def test_a_secret_set_in_env_is_redacted_from_what_edgar_keeps(tmp_path, home, env, project):
+    token = "plain-words-" + "kettle-7391"   # no scanner rule knows this shape
+    (home / ".claude" / "settings.json").write_text(json.dumps({"env": {"DEPLOY_TOKEN": token}}))
+    out = go(tmp_path, project, env, [shell_call("echo \"deploying with $DEPLOY_TOKEN\" | tee t.txt")])
+    assert out.returncode == 0, out.stderr
+    assert (project / "t.txt").read_text().strip() == f"deploying with {token}"   # it had it
+    logs = list((tmp_path / "edgar-home").rglob("*.jsonl"))
+    assert logs and not any(token in p.read_text(errors="replace") for p in logs)
+    assert any("deploying with" in p.read_text() for p in logs)
+
+
+def claude_json(home, root, user: dict, local: dict) -> None:
+    """``~/.claude.json`` as ``claude mcp add`` leaves it: much other state, an empty
+    ``mcpServers`` in other projects' entries, user servers and this project's local ones."""
+    (home / ".claude.json").write_text(json.dumps({
+        "numStartups": 41, "tipsHistory": {"memory-command": 40},
+        "projects": {"/elsewhere": {"mcpServers": {}, "allowedTools": []},
+                     str(root): {"mcpServers": local, "history": [{"display": "hi"}]}},
+        "mcpServers": user, "userID": "x"}, indent=2))
+
+
+def time_server(**extra) -> dict:
+    return {"type": "stdio", "command": sys.executable, "args": ["-m", "mcp_server_time"],
+            "env": {}, **extra}
+
+
+def test_claude_mcp_add_servers_start_untrusted_user_and_local_alike(tmp_path, home, env,
+                                                                      project):
+    claude_json(home, project, user={"clock": time_server()},
+                local={"tz": time_server(timeout=30000)})
+    out = run_edgar(["mcp", "list"], project, env)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split()[:3] for line in out.stdout.splitlines()[1:] if not line.startswith(" ")]
+    assert rows == [["clock", "stdio", "connected"], ["tz", "stdio", "connected"]]
+    assert f"{home / '.claude.json'}:" in out.stderr and "'timeout': ignored" in out.stderr
+    script = write_script(tmp_path / "s.jsonl", [
+        {"tool_calls": [{"name": "mcp__clock__convert_time", "input": {
+            "source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}}]},
+        {"text": "21:00"}])
+    said = run_edgar(["-p", "noon UTC in Tokyo?", "--model", f"scripted:{script}",
+                      "--permission-mode", "yes"], project, env)
+    assert said.returncode == 0, said.stderr
+    assert "21:00" in text_of(results(tmp_path)[0])
+
+
+def test_a_local_server_wins_over_a_user_one_of_the_same_name(tmp_path, home, env, project):
+    claude_json(home, project, user={"t": {"command": "/no/such/server"}},
+                local={"t": time_server()})
+    out = run_edgar(["mcp", "list"], project, env)
+    assert out.stdout.splitlines()[1].split()[:3] == ["t", "stdio", "connected"]
+

@@ -4,25 +4,30 @@ longer runs, and edgar says which file changed and what to do."""
 
 from __future__ import annotations
 
+import json
 import sys
 
-from support.project import edgar_env, make_project, run_edgar, write_script
+import pytest
+from support.project import REPO, edgar_env, make_project, run_edgar, write_script
 
 GUARD = ".claude/hooks/guard.py"
 
 
-def guarded(tmp_path):
+def guarded(tmp_path, where):
     marker = tmp_path / "hook-ran"
+    command = f"{sys.executable} {GUARD} {marker}"
+    config = ({".edgar/config.toml": f"[[hooks.UserPromptSubmit]]\ncommand = {command!r}\n"}
+              if where == "edgar" else {".claude/settings.json": json.dumps({"hooks": {
+                  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": command}]}]}})})
     project = make_project(tmp_path / "proj", {
-        ".edgar/config.toml": (f'[[hooks.UserPromptSubmit]]\ncommand = "{sys.executable} '
-                               f'{GUARD} {marker}"\n'),
-        GUARD: "import pathlib, sys\npathlib.Path(sys.argv[1]).write_text('ran')\n"})
+        **config, GUARD: "import pathlib, sys\npathlib.Path(sys.argv[1]).write_text('ran')\n"})
     script = write_script(tmp_path / "s.jsonl", [{"text": "done"}] * 3)
     return project, marker, ["-p", "go", "--model", f"scripted:{script}"]
 
 
-def test_a_persons_edit_to_a_trusted_hook_script_lapses_trust(tmp_path):
-    project, marker, args = guarded(tmp_path)
+@pytest.mark.parametrize("where", ["edgar", "claude"])
+def test_a_persons_edit_to_a_trusted_hook_script_lapses_trust(tmp_path, where):
+    project, marker, args = guarded(tmp_path, where)
     env = edgar_env(tmp_path / "home")
     shown = run_edgar(["trust"], cwd=project, env=env)
     assert shown.returncode == 0, shown.stderr
@@ -47,3 +52,24 @@ def test_a_persons_edit_to_a_trusted_hook_script_lapses_trust(tmp_path):
     run_edgar(["trust"], cwd=project, env=env)
     done = run_edgar(args, cwd=project, env=env)
     assert marker.exists() and "lapsed" not in done.stderr
+
+
+def test_a_changed_mcp_server_source_is_not_started(tmp_path):
+    server = REPO / "tests" / "support" / "mcp_server.py"
+    project = make_project(tmp_path / "proj", {
+        ".mcp.json": json.dumps({"mcpServers": {"t": {"command": sys.executable,
+                                                      "args": ["tools/server.py"]}}}),
+        "tools/server.py": server.read_text()})
+    env = edgar_env(tmp_path / "home")
+    shown = run_edgar(["trust"], cwd=project, env=env)
+    assert "tools/server.py: run by MCP server t" in shown.stdout, shown.stdout
+    script = write_script(tmp_path / "s.jsonl", [{"text": "done"}] * 2)
+    args = ["-p", "go", "--model", f"scripted:{script}"]
+    done = run_edgar(args, cwd=project, env=env)
+    assert done.returncode == 0 and "not started" not in done.stderr, done.stderr
+    with open(project / "tools" / "server.py", "a") as handle:   # a pull, outside edgar
+        handle.write("\n# changed\n")
+    done = run_edgar(args, cwd=project, env=env)
+    assert done.returncode == 0, done.stderr
+    assert ('mcp: project server "t"' in done.stderr
+            and "not started: trust lapsed: tools/server.py changed" in done.stderr), done.stderr
