@@ -47,6 +47,13 @@ def child_env(extra: Mapping[str, str] | None = None,
     return env
 
 
+def settings_env(sandbox: Confinement | None) -> dict[str, str]:
+    """The variables the person's settings files set for what ``sandbox`` confines (Claude
+    Code's ``env``, ADR-0079): they replace what edgar's environment gave, and a program's
+    own values (an MCP entry's ``env``, ``CLAUDE_PROJECT_DIR``) replace them."""
+    return dict(sandbox.get().policy.set_env) if sandbox is not None else {}
+
+
 async def spawn(argv: list[str], *, cwd: Path, env: Mapping[str, str],
                 sandbox: Confinement | None = None,
                 stdin: int | None = asyncio.subprocess.PIPE,

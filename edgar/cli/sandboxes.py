@@ -33,8 +33,10 @@ Say = Callable[[Literal["info", "warning"], str], None]
 
 
 def session_policy(root: Path, settings: Settings, *, network: bool = False,
-                   writable: tuple[str, ...] = ()) -> Policy:
-    """The session's policy, widened by ``network``/``writable`` opt-ins (never narrowed)."""
+                   writable: tuple[str, ...] = (),
+                   set_env: tuple[tuple[str, str], ...] = ()) -> Policy:
+    """The session's policy, widened by ``network``/``writable`` opt-ins (never narrowed),
+    with the variables the person's settings files set (``set_env``, ADR-0079)."""
     from edgar.config.trust import covered
     from edgar.sandbox import Policy
 
@@ -42,12 +44,15 @@ def session_policy(root: Path, settings: Settings, *, network: bool = False,
     extra = tuple(os.path.expanduser(p) for p in (*box.writable, *writable))
     runs = tuple(str(root / name) for name in covered(root))   # ADR-0073: read-only too
     return Policy.for_project(root, mode=box.mode, network=box.network or network,
-                              extra_writable=extra, env=tuple(box.env), extra_protected=runs)
+                              extra_writable=extra, env=tuple(box.env), extra_protected=runs,
+                              set_env=set_env)
 
 
 class Sandboxes:
-    def __init__(self, root: Path, settings: Settings, say: Say | None = None):
+    def __init__(self, root: Path, settings: Settings, say: Say | None = None,
+                 set_env: tuple[tuple[str, str], ...] = ()):
         self.root, self.settings, self.say = root, settings, say
+        self.set_env = set_env
         self._made: dict[tuple[bool, tuple[str, ...]], SessionSandbox] = {}
 
     def __call__(self, network: bool, writable: tuple[str, ...]) -> SessionSandbox:
@@ -56,7 +61,7 @@ class Sandboxes:
         if box is None:
             def policy() -> Policy:
                 return session_policy(self.root, self.settings, network=key[0],
-                                      writable=key[1])
+                                      writable=key[1], set_env=self.set_env)
 
             def announce(level: Literal["info", "warning"], message: str) -> None:
                 if level == "warning" and self.say is not None:  # the layers are said once

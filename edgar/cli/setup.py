@@ -133,9 +133,10 @@ def config_secrets(settings: Settings) -> list[str]:
     return values
 
 
-def open_project(root: Path, settings: Settings) -> Project:
-    """The project with its one redactor; what every command starts from."""
-    redact = Redactor.from_environ(os.environ, extra=config_secrets(settings))
+def open_project(root: Path, settings: Settings, secrets: Sequence[str] = ()) -> Project:
+    """The project with its one redactor; what every command starts from. ``secrets``: more
+    values to redact (a settings file's ``env`` values whose names look secret)."""
+    redact = Redactor.from_environ(os.environ, extra=[*config_secrets(settings), *secrets])
     return Project(root=root, settings=settings, redact=redact)
 
 
@@ -197,7 +198,10 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     from edgar.tools.committed import Baseline
 
     baseline = Baseline.take(root)   # first: before a hook, a server or a command can commit
-    project = open_project(root, settings)
+    claude_problems: list[str] = []   # said at start with the others
+    claude = claude_files(root, claude_problems)   # Claude Code's settings files (ADR-0079)
+    set_env = settings_env(root, claude, claude_problems)
+    project = open_project(root, settings, [v for k, v in set_env if looks_secret_name(k)])
     state = project.ensure_state()
     sid = session_id or new_id()
     path = sessions_dir(state) / f"{sid}.jsonl"
@@ -226,15 +230,15 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     after_stop: list[AfterStop] = [verifier] if verifier is not None else []
     nested = NestedInstructions(root, Path.cwd())   # instruction files of touched dirs
     nested.already_seen(m.text() for m in history or [])
-    sandbox = session_sandbox(root, settings, bus, sid)
+    sandbox = session_sandbox(root, settings, bus, sid, set_env)
     checkpoints = Checkpoints(root, state, sid, sandbox=sandbox)   # its git runs in there
     sandboxes = Sandboxes(root, settings, lambda level, message: bus.publish(
-        Notice(level=level, message=message, session_id=sid)))
+        Notice(level=level, message=message, session_id=sid)), set_env)
     tools = default_tools(settings.web)
     # broken server or hook entries (skipped), a retiring model: said at the start
     problems: list[str] = start_notes(provider, settings)
     problems += instruction_notes(root, Path.cwd(), user_dir())   # imports not followed
-    claude = claude_files(root, problems)   # Claude Code's settings files (ADR-0079)
+    problems += claude_problems
     servers = mcp_servers(root, settings, bus, sid, tools, problems, sandboxes)
     transcript_file = sessions_dir(state) / "transcripts" / f"{sid}.jsonl"   # hooks only
     # the gate is made just below; a hook reads its mode only while the session runs
@@ -310,13 +314,13 @@ def own_committer(root: Path, state: Path, sandbox: Confinement) -> Committer:
                      redact=Redactor.from_environ(os.environ), say=printed, session_id="")
 
 
-def session_sandbox(root: Path, settings: Settings, bus: Bus,
-                    session_id: str) -> SessionSandbox:
+def session_sandbox(root: Path, settings: Settings, bus: Bus, session_id: str,
+                    set_env: tuple[tuple[str, str], ...] = ()) -> SessionSandbox:
     """How this session's commands run; the first one announces the layers (a Notice)."""
     from edgar.cli.sandboxes import session_policy
 
     def policy() -> Policy:
-        return session_policy(root, settings)
+        return session_policy(root, settings, set_env=set_env)
 
     def announce(level: Literal["info", "warning"], message: str) -> None:
         bus.publish(Notice(level=level, message=message, session_id=session_id))
@@ -435,6 +439,28 @@ def claude_files(root: Path, problems: list[str]) -> list[ClaudeFile]:
     files = read_all(root, claude_dir(), problems)
     problems += unhonoured(files)
     return files
+
+
+def settings_env(root: Path, claude: list[ClaudeFile],
+                 problems: list[str]) -> tuple[tuple[str, str], ...]:
+    """The variables Claude Code's settings files set for the session's commands, later
+    files winning: the person's own file at once, a project's once it is trusted."""
+    from edgar.config.claude_settings import env_of, not_for_commands
+
+    found: dict[str, str] = {}
+    trusted: bool | None = None
+    for file in claude:
+        values = env_of(file, problems)
+        if values and file.origin == "project":
+            if trusted is None:
+                from edgar.config.trust import trusted as project_trusted
+
+                trusted = project_trusted(root)
+            if not trusted:
+                continue   # said by trust's start-up line
+        found.update(values)
+        problems += not_for_commands(file, values)
+    return tuple(found.items())
 
 
 def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,

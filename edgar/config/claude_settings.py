@@ -7,8 +7,10 @@ Guarantees:
   (personal). Each ``ClaudeFile`` says its scope; the two project files are origin
   ``project``: what in them runs code or widens permissions waits for ``edgar trust``
   (``edgar.config.trust`` digests both).
-- edgar honours ``hooks`` (``edgar.hooks.config``); ``rules_of`` and ``env_of`` read
-  ``permissions.allow``/``deny``/``ask`` and ``env``. ``$schema`` is metadata.
+- edgar honours ``hooks`` (``edgar.hooks.config``), ``permissions.allow``/``deny``/``ask``
+  (``rules_of``, ``edgar.tools.permission_config``) and ``env`` (``env_of``: variables set
+  for the session's commands, hooks and MCP servers; one Claude Code reads itself, such as
+  ``ANTHROPIC_MODEL``, is named by ``not_for_commands``). ``$schema`` is metadata.
   Every other key is named by ``unhonoured`` with its file and line, once, so nothing a
   person set is dropped silently.
 - A file that cannot be read, is not JSON or is not an object is one located problem
@@ -25,7 +27,10 @@ from typing import Any, Literal
 
 Scope = Literal["user", "project", "local"]
 PROJECT_FILES: tuple[str, ...] = (".claude/settings.json", ".claude/settings.local.json")
-HONOURED = ("hooks", "permissions")   # env: next (ADR-0079)
+HONOURED = ("hooks", "permissions", "env")
+# variables Claude Code itself reads: set for commands too, but they change nothing in edgar
+CLAUDE_OWN_VARS = ("ANTHROPIC_", "CLAUDE_", "DISABLE_", "MCP_", "MAX_MCP_", "MAX_THINKING_",
+                   "BASH_DEFAULT_", "BASH_MAX_", "OTEL_", "USE_BUILTIN_RIPGREP")
 METADATA = ("$schema",)
 PERMISSION_KINDS = ("allow", "deny", "ask")
 
@@ -182,3 +187,14 @@ def env_of(file: ClaudeFile, problems: list[str]) -> dict[str, str]:
             problems.append(f"{file.where('env', name)}: env.{name}: the value must be a "
                             "string; ignored")
     return out
+
+
+def not_for_commands(file: ClaudeFile, values: dict[str, str]) -> list[str]:
+    """One line naming the variables of ``env`` that configure Claude Code itself: edgar sets
+    them for commands as Claude Code does, but does not read them."""
+    own = [name for name in values if name.startswith(CLAUDE_OWN_VARS)]
+    if not own:
+        return []
+    return [f"{file.where('env', own[0])}: env: {', '.join(own)} configure Claude Code itself; "
+            "edgar sets them for commands but does not read them (edgar's own settings are "
+            "config.toml and EDGAR_* variables)"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from edgar.spawn import Confinement, child_env, kill_tree, read_bounded, spawn
+from edgar.spawn import Confinement, child_env, kill_tree, read_bounded, settings_env, spawn
 
 OUTPUT_LIMIT = 64 * 1024
 _BASH = shutil.which("bash")
@@ -44,7 +44,8 @@ async def run_hook(command: str, payload: dict[str, Any], root: Path, timeout: f
     (``command`` is the program, ``${CLAUDE_PROJECT_DIR}`` filled in as plain text, no shell)."""
     loop = asyncio.get_running_loop()
     start = loop.time()
-    env = child_env({"CLAUDE_PROJECT_DIR": str(root), "EDGAR_PROJECT_DIR": str(root)})
+    env = child_env({**settings_env(sandbox), "CLAUDE_PROJECT_DIR": str(root),
+                     "EDGAR_PROJECT_DIR": str(root)})
     if args is None:   # Claude Code runs a hook's command with bash ("shell" defaults to it)
         argv = [_BASH or "/bin/sh", "-c", command]
     else:

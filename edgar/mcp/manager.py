@@ -33,7 +33,7 @@ from edgar.mcp.config import ServerSpec
 from edgar.mcp.confine import cache_env, network_hint
 from edgar.mcp.prompts import PromptInfo, command_name
 from edgar.mcp.tool import McpTool
-from edgar.spawn import Confinement, child_env, one_line
+from edgar.spawn import Confinement, child_env, one_line, settings_env
 from edgar.tools.base import Tool
 
 
@@ -140,7 +140,8 @@ class McpServers:
                 extra, writable = cache_env(self.cache), (*writable, str(self.cache))
             box = self.confine(network, writable) if self.confine is not None else None
             link = sdk.Link(spec.name, argv=[spec.command, *spec.args], cwd=self.root,
-                            env=child_env({**extra, **spec.env}), sandbox=box,
+                            env=child_env({**settings_env(box), **extra, **spec.env}),
+                            sandbox=box,
                             max_message=self.max_message)
         else:
             link = sdk.Link(spec.name, url=spec.url, headers=spec.headers,

@@ -9,7 +9,10 @@ Guarantees:
   ``read-only`` allows writes to the temp dirs only; ``off`` confines nothing.
 - Network is off unless ``network=True``.
 - ``env`` names the variables the person passes to commands beyond the allow-list of
-  ``edgar.sandbox.env`` (``[sandbox] env``); the policy carries names, never values.
+  ``edgar.sandbox.env`` (``[sandbox] env``); the policy carries names of edgar's environment,
+  never their values. ``set_env`` is the one place values travel: variables the person wrote
+  in a settings file (Claude Code's ``env``, ADR-0079), set for the commands, hooks and MCP
+  servers this policy confines (``edgar.spawn.settings_env``), never for edgar's own git.
 - ``anchors()`` names the directories between a writable root and a protected path, which
   the enforcement turns into mount points so the protected path cannot be renamed away
   (``mv .git x && mkdir .git``) from inside.
@@ -88,6 +91,7 @@ class Policy:
     network: bool = False
     root: str | None = None          # the project root (where commands start)
     env: tuple[str, ...] = ()        # more variables the person passes ([sandbox] env)
+    set_env: tuple[tuple[str, str], ...] = ()   # (name, value) a settings file sets (ADR-0079)
     user_dir: str | None = None      # edgar's user dir (protected; made before the first command)
     max_processes: int = MAX_PROCESSES   # processes one command may have at once
     devices: tuple[str, ...] = field(default=DEVICE_FILES)
@@ -96,7 +100,8 @@ class Policy:
     def for_project(cls, root: Path, *, mode: Mode = "workspace-write", network: bool = False,
                     extra_writable: tuple[str, ...] = (), user_dir: Path | None = None,
                     env: tuple[str, ...] = (),
-                    extra_protected: tuple[str, ...] = ()) -> Policy:
+                    extra_protected: tuple[str, ...] = (),
+                    set_env: tuple[tuple[str, str], ...] = ()) -> Policy:
         if mode not in MODES:
             raise ValueError(f"unknown sandbox mode {mode!r} (one of {', '.join(MODES)})")
         real = Path(os.path.realpath(root))
@@ -115,7 +120,8 @@ class Policy:
         protected.append(os.path.realpath(user_dir))
         return cls(mode=mode, writable=tuple(dict.fromkeys(writable)),
                    protected=tuple(dict.fromkeys(protected)), network=network, root=str(real),
-                   env=tuple(dict.fromkeys(env)), user_dir=os.path.realpath(user_dir))
+                   env=tuple(dict.fromkeys(env)), set_env=tuple(set_env),
+                   user_dir=os.path.realpath(user_dir))
 
     @property
     def confined(self) -> bool:

@@ -77,7 +77,7 @@ async def run_command(command: str, ctx: ToolContext, timeout: float) -> Complet
     from edgar.sandbox.env import passed
 
     box = sandbox_for(ctx)
-    env = {**ctx.env, **passed(box.policy.env)}
+    env = {**ctx.env, **passed(box.policy.env), **dict(box.policy.set_env)}
     done = await run(["bash", "-c", command], sandbox=box, cwd=ctx.root,
                      env=env, timeout=timeout, on_output=_shown(ctx.output))
     if done.setup_error:

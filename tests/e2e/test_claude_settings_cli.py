@@ -251,3 +251,45 @@ def test_rules_that_can_match_nothing_here_are_named(tmp_path, home, env, projec
     assert any("is not a rule" in line for line in named)
     assert not any("mcp__github" in line or "npm run" in line for line in named)
     assert all(":" in line.split(" ")[1] for line in named)   # each with its file:line
+
+
+def test_env_is_set_for_commands_and_hooks_and_claude_codes_own_are_named(tmp_path, home, env,
+                                                                          project):
+    seen = project / "hook-saw"
+    (home / ".claude" / "settings.json").write_text(json.dumps({
+        "env": {"MY_SETTING": "from-settings", "PATH_LIKE": "/x:/y", "ANTHROPIC_MODEL": "opus",
+                "RETRIES": 3},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+                  f"printf %s \"$MY_SETTING\" > {shlex.quote(str(seen))}"}]}]}}))
+    out = go(tmp_path, project, env, [shell_call("echo \"[$MY_SETTING][$RETRIES]\"")])
+    assert out.returncode == 0, out.stderr
+    [echo] = results(tmp_path)
+    assert "[from-settings][3]" in text_of(echo)
+    assert seen.read_text() == "from-settings"
+    assert "env: ANTHROPIC_MODEL configure Claude Code itself" in out.stderr
+
+
+def test_a_projects_env_waits_for_trust(tmp_path, env, project):
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.local.json").write_text(json.dumps(
+        {"env": {"FROM_PROJECT": "yes-set"}}))
+    call = [shell_call("echo \"[${FROM_PROJECT:-unset}]\"")]
+    before = go(tmp_path, project, env, call)
+    assert before.returncode == 0, before.stderr
+    assert "[unset]" in text_of(results(tmp_path)[0])
+    assert ".claude/settings.local.json env" in before.stderr
+    assert run_edgar(["trust"], project, env).returncode == 0
+    after = go(tmp_path, project, env, call)
+    assert after.returncode == 0, after.stderr
+    assert "[yes-set]" in text_of(results(tmp_path)[0])
+
+
+def test_a_secret_set_in_env_is_redacted_from_what_edgar_keeps(tmp_path, home, env, project):
+    token = "plain-words-" + "kettle-7391"   # no scanner rule knows this shape
+    (home / ".claude" / "settings.json").write_text(json.dumps({"env": {"DEPLOY_TOKEN": token}}))
+    out = go(tmp_path, project, env, [shell_call("echo \"deploying with $DEPLOY_TOKEN\" | tee t.txt")])
+    assert out.returncode == 0, out.stderr
+    assert (project / "t.txt").read_text().strip() == f"deploying with {token}"   # it had it
+    logs = list((tmp_path / "edgar-home").rglob("*.jsonl"))
+    assert logs and not any(token in p.read_text(errors="replace") for p in logs)
+    assert any("deploying with" in p.read_text() for p in logs)
