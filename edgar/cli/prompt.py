@@ -256,6 +256,11 @@ class AboveThePrompt:
             redraw_now(app)   # what in_terminal does after its body
 
 
+def _prompt_names(host: Host) -> list[str]:
+    servers = getattr(host.app, "mcp", None)
+    return [] if servers is None else list(servers.prompts.copy())   # read from a thread
+
+
 def make_prompt(host: Host, state: Path, redact) -> PromptSession:
     from prompt_toolkit.styles import Style
 
@@ -268,8 +273,7 @@ def make_prompt(host: Host, state: Path, redact) -> PromptSession:
     })
     session: PromptSession = PromptSession(
         message=status.message, history=RedactedFileHistory(state / "input_history", redact),
-        completer=EdgarCompleter(lambda: list(host.app.mcp.prompts.copy()) if host.app.mcp
-                                 else []),
+        completer=EdgarCompleter(lambda: _prompt_names(host)),
         complete_while_typing=Condition(_completing),
         complete_in_thread=True,
         key_bindings=bindings(host, status), bottom_toolbar=status.toolbar,

@@ -119,7 +119,7 @@ class Repl:
             return
         from edgar.cli import mcp_prompt
 
-        servers = self.app.mcp
+        servers = getattr(self.app, "mcp", None)   # absent in apps without MCP support
         if mcp_prompt.needs_servers(line, servers) and servers is not None:
             await servers.ready()        # their prompts and resources are known once started
         custom = self._custom(line)
@@ -242,7 +242,7 @@ class Repl:
         from edgar.cli.mcp_prompt import listed
 
         return [*((c.name, c.where, c.description) for c in found.values()
-                  if c.name not in slash.COMMANDS), *listed(self.app.mcp)]
+                  if c.name not in slash.COMMANDS), *listed(getattr(self.app, "mcp", None))]
 
     # -- the foreground task: a turn, or a long command such as /compact -------------
     def _start_turn(self, text: str, attached: list[Attachment], turn_id: str = "",
