@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["cache_dir", "claude_dir", "home", "project_key", "project_state", "user_dir"]
+__all__ = ["cache_dir", "claude_dir", "claude_json", "home", "project_key", "project_state", "user_dir"]
 
 SLUG_CHARS = 48   # the end of the path: where two projects' paths differ most
 
@@ -64,6 +64,13 @@ def cache_dir() -> Path:
 def home() -> Path:
     """The home directory: ``$HOME`` as it is now (tests point it at a temporary dir)."""
     return Path(os.environ.get("HOME") or Path.home())
+
+
+def claude_json() -> Path:
+    """Claude Code's own state file, where ``claude mcp add`` keeps servers:
+    ``$CLAUDE_CONFIG_DIR/.claude.json``, else ``~/.claude.json`` (Claude Code's rule)."""
+    custom = os.environ.get("CLAUDE_CONFIG_DIR")
+    return (Path(custom) if custom else home()) / ".claude.json"
 
 
 def claude_dir() -> Path:

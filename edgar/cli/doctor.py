@@ -184,50 +184,8 @@ def _ping(settings: Any, provider: str) -> int:
     return 0
 
 
-DATABASES = ("memory.db", "experience.db", "imports.db")
-
-
-def _database_broken(path: Path) -> bool:
-    """True when ``path`` is not a database SQLite can read (opened read-only: never
-    changed here)."""
-    import sqlite3
-
-    if not path.is_file() or path.is_symlink():
-        return True
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            row = conn.execute("PRAGMA quick_check").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError:
-        return True
-    return row is None or row[0] != "ok"
-
-
 def repair() -> int:
-    """``edgar doctor --repair``: each broken state database of this project moved aside to
-    ``NAME.broken-<timestamp>`` (with its -wal/-shm), said one line each; never deleted."""
-    import time
+    """``edgar doctor --repair`` (``cli/repair.py``)."""
+    from edgar.cli.repair import repair as run_repair
 
-    from edgar.core.project import state_dir
-
-    state = state_dir(_root())
-    stamp = time.strftime("%Y%m%dT%H%M%S")
-    moved = 0
-    names = sorted({*DATABASES, *(p.name for p in state.glob("*.db"))}) if state.is_dir() else []
-    for name in names:
-        path = state / name
-        if not os.path.lexists(path) or not _database_broken(path):
-            continue
-        for suffix in ("", "-wal", "-shm"):
-            part = Path(f"{path}{suffix}")
-            if os.path.lexists(part):
-                aside = Path(f"{part}.broken-{stamp}")
-                os.rename(part, aside)
-                if not suffix:
-                    print(f"edgar doctor: moved {path} aside to {aside.name}")
-        moved += 1
-    if not moved:
-        print(f"edgar doctor: no broken state file in {state}")
-    return 0
+    return run_repair(_root())

@@ -32,7 +32,7 @@ from prompt_toolkit.enums import DEFAULT_BUFFER
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.key_binding import KeyBindings
 
-from edgar.cli.input_history import RedactedFileHistory
+from edgar.cli.input_history import history_for
 from edgar.cli.pt_adapter import prompt_drawn, redraw_now
 from edgar.cli.render import Renderer, money
 from edgar.cli.slash import ALIASES, COMMANDS
@@ -62,6 +62,8 @@ class Host(Protocol):
     def answer(self, answer: Answer) -> None: ...
 
     def flush_output(self) -> None: ...
+
+    def say(self, text: str, style: str = "") -> None: ...
 
 
 class EdgarCompleter(Completer):
@@ -272,7 +274,8 @@ def make_prompt(host: Host, state: Path, redact) -> PromptSession:
         else "noreverse",
     })
     session: PromptSession = PromptSession(
-        message=status.message, history=RedactedFileHistory(state / "input_history", redact),
+        message=status.message,
+        history=history_for(state / "input_history", redact, lambda line: host.say(line, "yellow")),
         completer=EdgarCompleter(lambda: _prompt_names(host)),
         complete_while_typing=Condition(_completing),
         complete_in_thread=True,

@@ -113,9 +113,14 @@ async def run(host: Host, line: str) -> None:
     if cmd.idle_only and host.busy:
         host.say(f"/{cmd.name} waits for the running turn: press Esc to stop it first", "yellow")
         return
-    result = cmd.handler(host, arg.strip())
-    if result is not None:
-        await result
+    from edgar.storage.broken import BrokenState
+
+    try:
+        result = cmd.handler(host, arg.strip())
+        if result is not None:
+            await result
+    except BrokenState as exc:   # a state file that is not what edgar wrote: said, kept
+        host.say(f"/{cmd.name}: {exc}", "yellow")
 
 
 @command("help", "/help", "this list")

@@ -13,6 +13,8 @@ Guarantees:
 - ``at_start``: the REPL asks once (``Trust it? [y/N]``; anything but y/yes is no);
   ``-p`` and piped runs never ask and say in one stderr line which keys were ignored, and
   when trust lapsed, which files changed and to run ``edgar trust`` again.
+- A damaged trust record (``trust.problem``) is said in one line with the way out; the REPL
+  does not ask then, and ``edgar trust`` / ``--revoke`` exit 1 leaving it as it is.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ def run(argv: list[str]) -> int:
     damaged = trust.problem()
     if damaged:
         print(f"edgar: {damaged}", file=sys.stderr)
+        if not args.show:
+            return 1   # rewriting it would lose the other projects' records in it
     if args.revoke:
         print(f"{'revoked' if trust.revoke(root) else 'was not trusted'}: {root}")
         return 0
@@ -50,7 +54,7 @@ def run(argv: list[str]) -> int:
     _list(wanted, sys.stdout)
     _list_runs(runs.find(root), sys.stdout)
     files = trust.trust(root)
-    shown = ", ".join(f"{name} {digest[:12] if digest != 'absent' else '(absent)'}"
+    shown = ", ".join(f"{name} {digest[:12] if len(digest) == 64 else f'({digest})'}"
                       for name, digest in files.items())
     print(f"trusted: {shown}\nrecorded in {trust.user_dir() / trust.RECORD}; a change to "
           "these files needs `edgar trust` again (`edgar trust --revoke` undoes this)")
@@ -97,7 +101,7 @@ def at_start(root: Path, *, interactive: bool, ask: Callable[[str], str] = input
     if not held:
         return False
     lapsed = trust.changed(root)
-    if not interactive:
+    if not interactive or damaged:   # a damaged record is not overwritten by a "yes" either
         keys = ", ".join(dict.fromkeys(
             f"{item.file} {item.key}" if item.file.startswith(".claude/settings") else item.key
             for item in held))

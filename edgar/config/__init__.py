@@ -281,6 +281,7 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
     files = [user_dir() / "config.toml"]
     if project_root is not None:
         files.append(project_root / ".edgar" / "config.toml")
+        _say_if_not_a_dir(project_root / ".edgar")
     for index, path in enumerate(files):
         if path.is_file():
             import tomllib  # only when there is a file to read (~3 ms of start-up otherwise)
@@ -330,6 +331,18 @@ def load(project_root: Path | None, overrides: dict[str, Any] | None = None,
     memo.add_settings(merged, settings)
     memo.save()
     return settings
+
+
+def _say_if_not_a_dir(shared: Path) -> None:
+    """``.edgar`` that is a file (or anything but a directory): nothing in it can be read,
+    which the person is told once per process, with the way out; never a traceback."""
+    if not os.path.lexists(shared) or shared.is_dir():
+        return
+    line = (f"edgar: {shared} is not a directory, so this project's config, commands, skills "
+            "and hooks in it are not read — move it aside or run `edgar doctor --repair`")
+    if line not in _warned:
+        _warned.add(line)
+        print(line, file=sys.stderr)
 
 
 def _read_config(path: Path) -> str:

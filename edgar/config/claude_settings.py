@@ -21,7 +21,6 @@ Guarantees:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,14 +34,14 @@ METADATA = ("$schema",)
 PERMISSION_KINDS = ("allow", "deny", "ask")
 
 
-@dataclass(frozen=True)
 class ClaudeFile:
-    """One settings file as read: its text for line numbers, its object."""
+    """One settings file as read: its text for line numbers, its object. (A plain class, not
+    a dataclass: this module is on every start's path, ADR-0079.)"""
 
-    path: Path
-    scope: Scope
-    text: str
-    data: dict[str, Any]
+    __slots__ = ("data", "path", "scope", "text")
+
+    def __init__(self, path: Path, scope: Scope, text: str, data: dict[str, Any]):
+        self.path, self.scope, self.text, self.data = path, scope, text, data
 
     @property
     def origin(self) -> Literal["user", "project"]:

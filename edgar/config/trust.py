@@ -19,7 +19,10 @@ Guarantees:
 - ``admit(root, data)`` returns the project layer without the gated keys when the project is
   not trusted; ``pending(root)`` lists what was held back (file, key, value, what it does).
 - The record (``trust.json`` in the user dir, mode 0600) is replaced atomically; a damaged
-  one trusts nothing and is said to be damaged, never a traceback.
+  one (not a file, not UTF-8, not JSON, not a record) trusts nothing and is said in one line
+  naming it, with the way out (move it aside or ``edgar doctor --repair``), never a traceback;
+  ``trust`` and ``revoke`` refuse to overwrite it (``BrokenState``), so no other project's
+  record in it is lost.
 - Pure but for reading the files and the record; no network, no model.
 
 Claude Code's project settings (``.claude/settings.json``, ``.claude/settings.local.json``)
@@ -167,18 +170,53 @@ def _same(recorded: object, now: dict[str, str]) -> list[str]:
     return [name for name, digest in now.items() if files.get(name, "absent") != digest]
 
 
-def _load_records() -> tuple[dict[str, Any], str | None]:
-    """(records, problem): a missing file is no records; a damaged one is said."""
-    path = _record_path()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+WAY_OUT = "move it aside or run `edgar doctor --repair`"
+
+
+def damage(path: Path) -> str | None:
+    """Why the trust record at ``path`` cannot be read ("is not a file", "is not JSON …"),
+    or None when it is absent or sound. Reads it; changes nothing."""
+    return _parse(path)[1]
+
+
+def _parse(path: Path) -> tuple[dict[str, Any], str | None]:
+    if not os.path.lexists(path):
         return {}, None
-    except (OSError, ValueError) as exc:
-        return {}, f"{path} is damaged ({exc}); nothing is trusted until `edgar trust` rewrites it"
+    if path.is_symlink() or not path.is_file():
+        return {}, "is not a file"
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        return {}, f"cannot be read ({exc.strerror or exc})"
+    except UnicodeDecodeError:
+        return {}, "is not UTF-8 text"
+    except ValueError as exc:
+        return {}, f"is not JSON ({exc})"
     if not isinstance(data, dict) or not isinstance(data.get("projects", {}), dict):
-        return {}, f"{path} is not a trust record; nothing is trusted"
+        return {}, "is not a trust record"
     return data.get("projects", {}), None
+
+
+def _load_records() -> tuple[dict[str, Any], str | None]:
+    """(records, problem): a missing file is no records; a damaged one is said, in one line
+    with the way out, and trusts nothing."""
+    path = _record_path()
+    projects, why = _parse(path)
+    if why is not None:
+        return {}, f"{path} {why}, so nothing is trusted — {WAY_OUT}"
+    return projects, None
+
+
+def _records_to_change() -> dict[str, Any]:
+    """The records, to be rewritten: a damaged file is never overwritten (the other
+    projects' records in it would be lost); ``BrokenState`` says so instead."""
+    from edgar.storage.broken import BrokenState
+
+    path = _record_path()
+    projects, why = _parse(path)
+    if why is not None:
+        raise BrokenState(path, why)
+    return projects
 
 
 def record(root: Path) -> dict[str, Any] | None:
@@ -256,7 +294,7 @@ def _write_records(projects: dict[str, Any]) -> None:
 def trust(root: Path) -> dict[str, str]:
     """Record the config files and the project files they run as they are now; returns
     their digests (the files it runs after the config files)."""
-    projects = _load_records()[0]
+    projects = _records_to_change()
     files = digests(root)
     ran = runs.digests(root, runs.find(root))
     projects[_key(root)] = {"files": files, "runs": ran,
@@ -267,7 +305,7 @@ def trust(root: Path) -> dict[str, str]:
 
 def revoke(root: Path) -> bool:
     """Forget this project's record; True when there was one."""
-    projects = _load_records()[0]
+    projects = _records_to_change()
     if projects.pop(_key(root), None) is None:
         return False
     _write_records(projects)

@@ -29,6 +29,11 @@ Guarantees:
 - Every read and write of a project file here goes beneath the root without following links
   (``tools/beneath``, ADR-0076); a manifest path that is not plain, or that names edgar's state
   or git's internals, is refused, never written (a manifest is data, not instructions).
+- A manifest that cannot be believed (``core/manifest.py``: not a file, not JSON, a field of
+  the wrong kind) makes ``turns`` — so undo and diff — raise ``BrokenState`` naming it, rather
+  than skip a turn whose session is unknown; recording and expiry go on. ``damaged`` lists
+  such turns (for ``edgar doctor --repair``); a turn directory moved aside
+  (``….broken-STAMP``) is no turn.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from edgar.core import manifest as manifests
 from edgar.tools import beneath
 from edgar.tools.base import protected_reason
 
@@ -84,6 +90,11 @@ class Undone:
 
     steps: tuple[Step, ...] = ()
     changed: tuple[tuple[str, str], ...] = ()   # (path, why) the person changed since
+
+
+def _is_turn(name: str) -> bool:
+    """``000012-SESSION-TURN``; a turn moved aside (``….broken-STAMP``) is not one."""
+    return name[:6].isdigit() and name[6:7] in ("-", "") and ".broken-" not in name
 
 
 def digest(data: bytes | None) -> str | None:
@@ -260,24 +271,36 @@ class Checkpoints:
     def _turn_dirs(self) -> list[Path]:
         if not self.dir.is_dir():
             return []
-        return sorted((p for p in self.dir.iterdir() if p.is_dir() and p.name[:6].isdigit()),
+        return sorted((p for p in self.dir.iterdir() if p.is_dir() and _is_turn(p.name)),
                       key=lambda p: p.name)
 
     @staticmethod
     def _manifest(turn: Path) -> dict[str, Any] | None:
-        try:
-            manifest = json.loads((turn / "manifest.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return manifest if isinstance(manifest, dict) else None
+        return manifests.read(turn / manifests.NAME)[0]
+
+    def damaged(self) -> list[tuple[Path, str]]:
+        """(turn dir, why) of each stored turn whose manifest cannot be believed; a turn with
+        none (interrupted before its first record) is not damaged, it recorded nothing."""
+        found = []
+        for turn in self._turn_dirs():
+            why = manifests.read(turn / manifests.NAME)[1]
+            if why is not None:
+                found.append((turn, why))
+        return found
 
     def turns(self, session: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
-        """(dir, manifest) of stored turns, oldest first; only ``session``'s when given."""
+        """(dir, manifest) of stored turns, oldest first; only ``session``'s when given.
+        Raises ``BrokenState`` naming the first damaged manifest: whose turn it is cannot be
+        known, so undo or diff would otherwise skip it and act on the wrong turns."""
+        from edgar.storage.broken import BrokenState
+
         out = []
         for turn in self._turn_dirs():
-            manifest = self._manifest(turn)
-            if manifest and (session is None or manifest.get("session") == session):
-                out.append((turn, manifest))
+            found, why = manifests.read(turn / manifests.NAME)
+            if why is not None:
+                raise BrokenState(turn / manifests.NAME, why)
+            if found and (session is None or found.get("session") == session):
+                out.append((turn, found))
         return out
 
     def expire(self, now: float | None = None) -> list[str]:
@@ -436,9 +459,14 @@ class Checkpoints:
                 if entry["path"] in first:
                     continue
                 if entry.get("too_big"):
-                    first[entry["path"]] = (None, "too big")
+                    first[entry["path"]] = (None, "too big before this session")
                 elif entry["existed"]:
-                    first[entry["path"]] = ((turn / "files" / entry["blob"]).read_bytes(), "")
+                    try:
+                        copy = (turn / "files" / entry["blob"]).read_bytes()
+                    except OSError:
+                        first[entry["path"]] = (None, "its copy is missing")
+                        continue
+                    first[entry["path"]] = (copy, "")
                 else:
                     first[entry["path"]] = (b"", "new")
             for entry in manifest.get("shell", []):
@@ -448,7 +476,7 @@ class Checkpoints:
         chunks: list[str] = []
         for path, (before, note) in sorted(first.items()):
             if before is None:
-                chunks.append(f"# {path}: not shown ({note or 'unknown'} before this session)\n")
+                chunks.append(f"# {path}: not shown ({note or 'unknown before this session'})\n")
                 continue
             try:
                 found = beneath.read(self.root, path)

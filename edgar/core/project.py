@@ -87,6 +87,10 @@ def ensure_shared_dir(root: Path) -> Path:
     """Create ``<root>/.edgar`` (and its .gitignore, for older edgars' state) for
     ``edgar init``; 0700, also when it existed."""
     path = shared_dir(root)
+    if os.path.lexists(path) and not path.is_dir():
+        from edgar.storage.broken import BrokenState
+
+        raise BrokenState(path, "is not a directory")
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(path, 0o700)
     ignore = path / ".gitignore"

@@ -1,8 +1,15 @@
-"""Which MCP servers a session has: Claude Code's ``.mcp.json`` and ``[mcp.servers.NAME]``.
+"""Which MCP servers a session has: Claude Code's ``.mcp.json`` and ``~/.claude.json``, and
+``[mcp.servers.NAME]``.
 
 Guarantees:
-- Sources, later wins for one name: user ``config.toml`` < project ``.edgar/config.toml``
-  < project ``.mcp.json``. Each ``ServerSpec`` says where it came from (``origin`` user or
+- Sources, later wins for one name: Claude Code's user servers (``~/.claude.json``'s
+  top-level ``mcpServers``, ``$CLAUDE_CONFIG_DIR/.claude.json`` when that is set) < user
+  ``config.toml`` < project ``.edgar/config.toml`` < project ``.mcp.json`` < Claude Code's
+  local servers for this project (``~/.claude.json``'s ``projects[<the project's absolute
+  path>].mcpServers``), as Claude Code orders user < project < local. Both ``~/.claude.json``
+  sources are the person's own (origin ``user``: no trust needed). The file is often large
+  and holds Claude Code's other state: it is parsed only when a non-empty ``mcpServers``
+  appears in it, and nothing else of it is read. Each ``ServerSpec`` says where it came from (``origin`` user or
   project, ``where`` file:line) so project servers can wait for trust.
 - ``${VAR}`` and ``${VAR:-default}`` expand in command, args, env, url and headers (Claude
   Code's five fields); an unset variable without a default refuses that one server.
@@ -157,14 +164,21 @@ def _toml_names(path: Path) -> tuple[str, set[str]]:
 
 
 def load_servers(root: Path, user_dir: Path, configured: Mapping[str, Any],
-                 environ: Mapping[str, str], problems: list[str]) -> list[ServerSpec]:
-    """Every server: ``configured`` (the merged ``[mcp.servers]`` of the settings) then
-    ``.mcp.json``, a later source winning for one name, in a stable order."""
+                 environ: Mapping[str, str], problems: list[str],
+                 claude_json: Path | None = None) -> list[ServerSpec]:
+    """Every server: ``~/.claude.json``'s user servers, ``configured`` (the merged
+    ``[mcp.servers]`` of the settings), ``.mcp.json``, then ``~/.claude.json``'s servers for
+    this project, a later source winning for one name, in a stable order."""
+    if claude_json is None:
+        from edgar.paths import claude_json as find
+
+        claude_json = find()
+    theirs, local = read_claude_json(claude_json, root, environ, problems)
     project_toml = root / ".edgar" / "config.toml"
     user_toml = user_dir / "config.toml"
     project_text, project_names = _toml_names(project_toml)
     user_text, _ = _toml_names(user_toml)
-    found: dict[str, ServerSpec] = {}
+    found: dict[str, ServerSpec] = {spec.name: spec for spec in theirs}
     for name, entry in configured.items():
         in_project = name in project_names
         path, text = (project_toml, project_text) if in_project else (user_toml, user_text)
@@ -176,11 +190,77 @@ def load_servers(root: Path, user_dir: Path, configured: Mapping[str, Any],
                            problems)
         if spec is not None:
             found[name] = spec
-    for spec in read_mcp_json(root / MCP_JSON, environ, problems):
+    for spec in [*read_mcp_json(root / MCP_JSON, environ, problems), *local]:
         found[spec.name] = spec
     return list(found.values())
 
 
-def any_configured(root: Path, settings_servers: Mapping[str, Any]) -> bool:
+def any_configured(root: Path, settings_servers: Mapping[str, Any],
+                   claude_json: Path | None = None) -> bool:
     """Cheap: is there anything to load at all (no SDK, no parsing when there is not)?"""
-    return bool(settings_servers) or (root / MCP_JSON).is_file()
+    if settings_servers or (root / MCP_JSON).is_file():
+        return True
+    if claude_json is None:
+        from edgar.paths import claude_json as find
+
+        claude_json = find()
+    return _claude_json_bytes(claude_json) is not None
+
+
+# a non-empty "mcpServers" object; Claude Code writes an empty one into every project entry
+_SOME_SERVERS = re.compile(rb'"mcpServers"\s*:\s*\{\s*"')
+
+
+def _claude_json_bytes(path: Path) -> bytes | None:
+    """The file's bytes when it names at least one server, else None (absent or none)."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    return raw if _SOME_SERVERS.search(raw) else None
+
+
+def read_claude_json(path: Path, root: Path, environ: Mapping[str, str],
+                     problems: list[str]) -> tuple[list[ServerSpec], list[ServerSpec]]:
+    """(user servers, this project's local servers) of Claude Code's ``~/.claude.json``;
+    a file that is not JSON is one located problem, an entry edgar cannot use one each."""
+    raw = _claude_json_bytes(path)
+    if raw is None:
+        return [], []
+    text = raw.decode("utf-8", "replace")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problems.append(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); no "
+                        "MCP server from it was started")
+        return [], []
+    if not isinstance(data, dict):
+        return [], []
+    lines = text.splitlines()
+
+    def servers(table: Any, start: int) -> list[ServerSpec]:
+        out = []
+        for name, entry in (table.items() if isinstance(table, dict) else ()):
+            line = next((n + 1 for n in range(start, len(lines))
+                         if json.dumps(name) in lines[n]), start + 1)
+            spec = _from_entry(str(name), entry, "user", f"{path}:{line}", environ, problems)
+            if spec is not None:
+                out.append(spec)
+        return out
+
+    top = next((n for n, row in enumerate(lines) if row.startswith(('  "mcpServers"',
+                                                                    '{"mcpServers"'))), 0)
+    user = servers(data.get("mcpServers"), top)
+    projects = data.get("projects")
+    local: list[ServerSpec] = []
+    if isinstance(projects, dict):
+        import os
+
+        keys = dict.fromkeys([str(root), os.path.realpath(root)])
+        for key in keys:
+            entry = projects.get(key)
+            if isinstance(entry, dict) and entry.get("mcpServers"):
+                at = next((n for n, row in enumerate(lines) if json.dumps(key) in row), 0)
+                local = servers(entry["mcpServers"], at)
+                break
+    return user, local

@@ -31,14 +31,14 @@ import os
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from edgar.redact import noseyparker, upstream
+from edgar.redact import noseyparker, own, upstream
 from edgar.redact.assign import (
     MARK_HEAD,
     OPERATOR_BYTES,
     find_assignments,
     find_url_passwords,
 )
-from edgar.redact.blocks import find_key_blocks
+from edgar.redact.blocks import KEY_START_WORDS, find_key_blocks, find_key_bodies
 from edgar.redact.commands import (
     find_bare_tokens,
     find_command_credentials,
@@ -66,6 +66,7 @@ _SETTLE_ROUNDS = 4
 FAMILIES = frozenset(
     {r.id for r in upstream.load().rules}
     | {r.id for r in noseyparker.load().rules}
+    | own.FAMILIES
     | {"private-key", "url-password", "url-token", "basic-auth", "bearer-token", "high-entropy-token", _ENV_FAMILY}
     | set(NAME_KINDS)
     | {service_family(s, k) for s in (*SERVICES, *SERVICE_ALIASES.values()) for k in NAME_KINDS}
@@ -169,9 +170,12 @@ class Redactor:
         raw = text.encode("ascii", "replace")  # one '?' per non-ASCII character: same offsets
         if b"PRIVATE KEY" in raw or b"PuTTY-User-Key-File" in raw:
             find_key_blocks(text, spans)
+        if any(w in raw for w in KEY_START_WORDS):
+            find_key_bodies(text, spans)
         low = raw.translate(LOWER)
         regions = upstream.find(text, raw, low, spans)
         noseyparker.find(text, low, spans)
+        own.find(text, low, spans)
         if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment
             find_assignments(text, low, spans)
         if b"://" in raw:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
+import sys
 
 import pytest
 from support.project import REPO, edgar_env, make_project, recorded, run_edgar, write_script
@@ -293,3 +294,45 @@ def test_a_secret_set_in_env_is_redacted_from_what_edgar_keeps(tmp_path, home, e
     logs = list((tmp_path / "edgar-home").rglob("*.jsonl"))
     assert logs and not any(token in p.read_text(errors="replace") for p in logs)
     assert any("deploying with" in p.read_text() for p in logs)
+
+
+def claude_json(home, root, user: dict, local: dict) -> None:
+    """``~/.claude.json`` as ``claude mcp add`` leaves it: much other state, an empty
+    ``mcpServers`` in other projects' entries, user servers and this project's local ones."""
+    (home / ".claude.json").write_text(json.dumps({
+        "numStartups": 41, "tipsHistory": {"memory-command": 40},
+        "projects": {"/elsewhere": {"mcpServers": {}, "allowedTools": []},
+                     str(root): {"mcpServers": local, "history": [{"display": "hi"}]}},
+        "mcpServers": user, "userID": "x"}, indent=2))
+
+
+def time_server(**extra) -> dict:
+    return {"type": "stdio", "command": sys.executable, "args": ["-m", "mcp_server_time"],
+            "env": {}, **extra}
+
+
+def test_claude_mcp_add_servers_start_untrusted_user_and_local_alike(tmp_path, home, env,
+                                                                      project):
+    claude_json(home, project, user={"clock": time_server()},
+                local={"tz": time_server(timeout=30000)})
+    out = run_edgar(["mcp", "list"], project, env)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split()[:3] for line in out.stdout.splitlines()[1:] if not line.startswith(" ")]
+    assert rows == [["clock", "stdio", "connected"], ["tz", "stdio", "connected"]]
+    assert f"{home / '.claude.json'}:" in out.stderr and "'timeout': ignored" in out.stderr
+    script = write_script(tmp_path / "s.jsonl", [
+        {"tool_calls": [{"name": "mcp__clock__convert_time", "input": {
+            "source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}}]},
+        {"text": "21:00"}])
+    said = run_edgar(["-p", "noon UTC in Tokyo?", "--model", f"scripted:{script}",
+                      "--permission-mode", "yes"], project, env)
+    assert said.returncode == 0, said.stderr
+    assert "21:00" in text_of(results(tmp_path)[0])
+
+
+def test_a_local_server_wins_over_a_user_one_of_the_same_name(tmp_path, home, env, project):
+    claude_json(home, project, user={"t": {"command": "/no/such/server"}},
+                local={"t": time_server()})
+    out = run_edgar(["mcp", "list"], project, env)
+    assert out.stdout.splitlines()[1].split()[:3] == ["t", "stdio", "connected"]
+

@@ -124,3 +124,54 @@ def test_claude_rules_narrow_from_every_file_and_widen_from_a_project_only_when_
                         "ignored"]
     trusted = claude_rules([user, project], lambda: True, [])
     assert [r.text for r in trusted.allow] == ["Bash(ls:*)", "Bash(echo:*)"]
+
+
+def test_claude_json_is_where_claude_code_keeps_it(monkeypatch, tmp_path):
+    from edgar.paths import claude_json
+
+    monkeypatch.setenv("HOME", str(tmp_path / "h"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    assert claude_json() == tmp_path / "h" / ".claude.json"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
+    assert claude_json() == tmp_path / "cfg" / ".claude.json"
+
+
+def test_claude_json_with_only_empty_server_tables_is_nothing_to_start(tmp_path):
+    from edgar.mcp.config import any_configured, read_claude_json
+
+    path = tmp_path / ".claude.json"
+    path.write_text(json.dumps({"mcpServers": {}, "projects": {str(tmp_path): {
+        "mcpServers": {}}, "/x": {"mcpServers": {}}}}, indent=2))
+    assert not any_configured(tmp_path, {}, path)
+    assert read_claude_json(path, tmp_path, {}, []) == ([], [])
+    path.write_text(json.dumps({"projects": {"/x": {"mcpServers": {"a": {"command": "a"}}},
+                                             str(tmp_path): {"mcpServers": {
+                                                 "b": {"command": "b", "args": ["${NOPE}"]}}}}},
+                               indent=2))
+    assert any_configured(tmp_path, {}, path)
+    problems: list[str] = []
+    assert read_claude_json(path, tmp_path, {}, problems) == ([], [])
+    assert problems == [f"{path}:12: mcp server 'b': environment variable NOPE is not set and "
+                        "has no default (write ${NAME:-default} for one)"]
+
+
+def test_a_broken_claude_json_is_one_located_problem(tmp_path):
+    from edgar.mcp.config import read_claude_json
+
+    path = tmp_path / ".claude.json"
+    path.write_text('{"mcpServers": {"a": {"command": "x"}},\n')
+    problems: list[str] = []
+    assert read_claude_json(path, tmp_path, {}, problems) == ([], [])
+    assert len(problems) == 1 and problems[0].startswith(f"{path}:2:1: not valid JSON")
+
+
+def test_claude_codes_rule_forms_apply_without_a_word():
+    from edgar.tools.permission_config import claude_rules
+
+    texts = ["Bash(npm run test:*)", "Read(./.env)", "mcp__server", "mcp__github__get_issue",
+             "WebFetch(domain:docs.python.org)", "Edit(src/**)", "TodoWrite", "Task",
+             "ExitPlanMode", "Glob", "Grep(/src/**)"]
+    problems: list[str] = []
+    rules = claude_rules([file_of({"permissions": {"allow": texts}})], lambda: False, problems)
+    assert problems == [] and [r.text for r in rules.allow] == texts
+    assert rules.allow[2].tool == "mcp__server__*" and rules.allow[8].tool == "exit_plan_mode"

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from edgar.config import load, trust
+from edgar.storage.broken import BrokenState
 
 HOSTILE = """permission_mode = "yes"
 max_steps = 7
@@ -82,10 +83,18 @@ def test_the_record_is_private_and_a_damaged_one_trusts_nothing(project):
     path = trust.user_dir() / trust.RECORD
     assert path.stat().st_mode & 0o777 == 0o600
     path.write_text("{not json")
-    assert not trust.trusted(project) and "damaged" in trust.problem()
+    said = trust.problem()
+    assert not trust.trusted(project) and said is not None
+    assert said.startswith(f"{path} is not JSON (") and said.endswith(
+        "so nothing is trusted — move it aside or run `edgar doctor --repair`")
     assert load(project).permission_mode == "ask"
+    with pytest.raises(BrokenState):   # never overwritten: other projects' records are in it
+        trust.trust(project)
+    with pytest.raises(BrokenState):
+        trust.revoke(project)
+    assert path.read_text() == "{not json"
     path.write_text(json.dumps([1, 2]))
-    assert not trust.trusted(project) and trust.problem()
+    assert not trust.trusted(project) and "is not a trust record" in trust.problem()
 
 
 def test_mcp_servers_are_listed_with_their_command(project):

@@ -1,0 +1,118 @@
+"""edgar's own keyword rules: the formats and phrasings neither gitleaks nor Nosey Parker finds
+(issue 24 item 1) — a password said in a sentence, an AWS secret key after the word "secret",
+Vault unseal keys in hex, `PasswordAuthentication(user, "pw")`, Discord and Teams webhook URLs,
+Mapbox `pk.`/`sk.`/`tk.` tokens without the word "mapbox" near them.
+
+What this module guarantees:
+
+* **Keyword first.** Each rule starts with a literal (case-insensitive); the text's lower-cased
+  view is searched for it (`bytes.find`), and the rule's regex is tried once, anchored, at each
+  hit. Text without a keyword costs one search per keyword.
+* **The value only.** A match's `v` group is the secret (the password, not the sentence; the
+  webhook's ids and token, not its host); a `check` on it decides, so that words and code
+  stay: `password reset`, `password VARCHAR(255)`, `password_hash`, `reset your password` and
+  `the password is incorrect` come back byte for byte.
+* **Placeholders and markers stay** (`text.placeholder`, `[REDACTED:`): `redact` stays
+  idempotent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from edgar.redact.text import DIGITS, LOWER_CHARS, PRIO_TOKEN, UPPER, Span, lazy, placeholder
+
+_SYMBOLS = frozenset("!@#$%^&*+=?~_-.")
+
+
+def _passwordish(v: str, shortest: int) -> bool:
+    """A word said to be a password that looks like one: `shortest`+ characters, a letter, and
+    a digit, a symbol or a capital after its first character — never a plain word (`incorrect`,
+    `hashing`), a flag, a path or a reference."""
+    if len(v) < shortest or v[0] in "-/$%.@" or v.lower().startswith(("http", "www.")):
+        return False
+    chars = set(v)
+    if chars.isdisjoint(LOWER_CHARS | UPPER):
+        return False
+    return not chars.isdisjoint(DIGITS | _SYMBOLS) or not set(v[1:]).isdisjoint(UPPER)
+
+
+def _said(v: str) -> bool:  # "my password is hunter2", "the password was Flx9#mK2qP!z"
+    return _passwordish(v, 6)
+
+
+def _bare(v: str) -> bool:  # "password Flx9mK2qPz7": nothing says it is one but the shape
+    return _passwordish(v, 8) and not set(v).isdisjoint(DIGITS) and ":" not in v
+
+
+def _mixed(v: str) -> bool:
+    """Base64 of random bytes: capitals, lower case and digits all (a hex digest is none)."""
+    chars = set(v)
+    return not (chars.isdisjoint(UPPER) or chars.isdisjoint(LOWER_CHARS) or chars.isdisjoint(DIGITS))
+
+
+def _any(v: str) -> bool:
+    return True
+
+
+# A password in a sentence, on the word's own line: what may stand between the word and the
+# value, and the value (no brackets, quotes or commas: `password VARCHAR(255)`, `password,
+# hashed`), which must end where a word ends.
+_VALUE = r"(?P<v>[A-Za-z0-9!@#$%^&*+?~_][^\s\"'`<>()\[\]{},;]{4,63}?)(?=[.,;:!?)\"']?(?:\s|\Z))"
+
+
+class OwnRule(NamedTuple):
+    keywords: tuple[bytes, ...]
+    rx: lazy
+    family: str
+    check: Callable[[str], bool]
+
+
+RULES = (
+    OwnRule((b"password",), lazy(r"(?i)password(?:[ \t]+(?:is|was|will[ \t]+be|would[ \t]+be|should[ \t]+be)|[ \t]*:)[ \t]+"
+                                 r"(?:now[ \t]+|still[ \t]+|just[ \t]+)?" + _VALUE), "password", _said),
+    OwnRule((b"password",), lazy(r"(?i)password[ \t]+" + _VALUE), "password", _bare),
+    # AWS's secret access key: 40 characters of base64 after the word "secret" (and "key",
+    # "access key", "is", ":" or "=") — the name alone is what says so
+    OwnRule((b"secret",), lazy(r"(?i)secret(?:[ \t_-]*(?:access[ \t_-]*)?key)?(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*[\"']?"
+                               r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"), "aws-secret-access-key", _mixed),
+    # `vault operator init`: "Unseal Key 1: <base64>" (Nosey Parker's rule) or in hex
+    OwnRule((b"unseal key", b"recovery key"),
+            lazy(r"(?i)(?:unseal|recovery)\s+key\s+\d{1,2}\s*:\s*(?P<v>[0-9a-f]{64,80})(?![0-9a-f])"),
+            "hashicorp-vault-unseal-key", _any),
+    # java.net.PasswordAuthentication(user, "pw".toCharArray()) with the password written in
+    OwnRule((b"passwordauthentication(",),
+            lazy(r"(?i)PasswordAuthentication\(\s*[^,()\n]{1,100},\s*\"(?P<v>[^\"\\\n]{1,200})\""),
+            "password", _any),
+    # Discord's webhook URL: the id and the token after it are the credential
+    OwnRule((b"discord.com/api/webhooks/", b"discordapp.com/api/webhooks/"),
+            lazy(r"(?i)discord(?:app)?\.com/api/webhooks/(?P<v>[0-9]{17,20}/[A-Za-z0-9_-]{60,80})"),
+            "discord-webhook-url", _any),
+    # Teams' newer webhook URLs (`<tenant>.webhook.office.com/webhookb2/…`): everything after
+    OwnRule((b".webhook.office.com/webhookb2/",),
+            lazy(r"(?i)\.webhook\.office\.com/webhookb2/(?P<v>[0-9a-z-]{36}@[0-9a-z-]{36}/IncomingWebhook/"
+                 r"[0-9a-z]{32}/[0-9a-z-]{36}(?:/[A-Za-z0-9_-]{20,80})?)"),
+            "microsoft-teams-webhook", _any),
+    # Mapbox: pk. (public), sk. (secret), tk. (temporary), then base64 of {"u":" and a signature
+    OwnRule((b"pk.eyj1ijoi", b"sk.eyj1ijoi", b"tk.eyj1ijoi"),
+            lazy(r"(?P<v>[pst]k\.eyJ1Ijoi[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{20,100})(?![A-Za-z0-9_-])"),
+            "mapbox-access-token", _any),
+)
+FAMILIES = frozenset(r.family for r in RULES)
+
+
+def find(text: str, low: bytes, spans: list[Span]) -> None:
+    """Append the spans of every own rule's secrets in `text` (`low`: its lower-cased ASCII view)."""
+    for rule in RULES:
+        match = rule.rx.match
+        for word in rule.keywords:
+            at = low.find(word)
+            while at >= 0:
+                m = match(text, at)
+                if m:
+                    s, e = m.span("v")
+                    v = text[s:e]
+                    if rule.check(v) and not placeholder(v) and "[REDACTED:" not in v:
+                        spans.append((s, e, rule.family, PRIO_TOKEN))
+                at = low.find(word, at + len(word))
