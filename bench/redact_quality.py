@@ -3,7 +3,9 @@ from `redact(text)` — and false-positive rate — clean texts `redact` changed
 family and per source. `tests/data/redact_labelled.jsonl` is built by
 `scripts/build_redact_testset.py`; `tests/unit/test_redact_quality.py` holds the goals.
 Nosey Parker's own examples (`tests/data/redact_noseyparker.jsonl`,
-`scripts/build_redact_np_testset.py`) are scored apart, after them.
+`scripts/build_redact_np_testset.py`) are scored apart, after them; then the lines of real
+lockfiles and `git log` output that changed (`tests/data/redact_clean_real.jsonl`,
+`scripts/build_redact_clean_set.py`).
 
 Run: python bench/redact_quality.py [--misses N]. Prints figures; asserts nothing.
 """
@@ -23,6 +25,7 @@ from edgar.redact import redact  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "redact_labelled.jsonl"
 NP_DATA = ROOT / "tests" / "data" / "redact_noseyparker.jsonl"
+CLEAN_DATA = ROOT / "tests" / "data" / "redact_clean_real.jsonl"
 MAIN = ("aws", "github", "slack", "openai", "anthropic", "google", "stripe", "private-key", "jwt")
 
 
@@ -57,6 +60,25 @@ def score(rows: list[dict]) -> dict:
     return {"recall": dict(recall), "fp": dict(fp), "misses": misses, "fps": fps}
 
 
+def changed_lines(rows: list[dict]) -> dict:
+    """{file kind: (lines changed, lines)}, "all" too, and the changed lines themselves: each
+    text is redacted whole, as a tool's output is; a text whose line count changed counts all
+    its lines."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    changed: list[tuple[str, str, str]] = []
+    for row in rows:
+        before = row["text"].split("\n")
+        after = redact(row["text"]).split("\n")
+        same = len(before) == len(after)
+        pairs = list(zip(before, after, strict=True)) if same else [(b, "") for b in before]
+        n = sum(b != a for b, a in pairs)
+        changed += [(row["source"], b, a) for b, a in pairs if b != a]
+        for g in ("all", row["file"]):
+            counts[g][0] += n
+            counts[g][1] += len(before)
+    return {"counts": dict(counts), "changed": changed}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", type=int, default=0, help="print this many misses and false positives")
@@ -68,6 +90,12 @@ def main() -> None:
     print(f"Nosey Parker's examples ({NP_DATA.name}): recall {found / total:.2%} ({found}/{total})")
     for row in n["misses"][: args.misses]:
         print("MISS", row["family"], repr(row["text"][:160]))
+    c = changed_lines(load(CLEAN_DATA))
+    print(f"real lockfiles and git log ({CLEAN_DATA.name}), lines changed:")
+    for g, (k, total) in sorted(c["counts"].items()):
+        print(f"  {g:28} {k / total:7.3%}  ({k}/{total})")
+    for source, b, a in c["changed"][: args.misses]:
+        print("CHANGED", source, repr(b[:120]), "->", repr(a[:120]))
 
 
 def report(s: dict, misses: int) -> None:
