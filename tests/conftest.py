@@ -15,6 +15,10 @@ The suite runs in parallel (``-n auto`` in pyproject.toml, pytest-xdist, ADR 009
   it every one of them compiles the tree again, and nothing is written into the checkout;
 - a test that does not choose a user dir gets a fresh one (``EDGAR_HOME``): edgar keeps each
   project's learned state there (ADR-0075), and a test must never write the person's own;
+- nor read the person's Claude Code setup: ``CLAUDE_CONFIG_DIR`` points at an empty dir of the
+  test's own (``~/.claude`` and ``~/.claude.json`` would run a developer's hooks and MCP
+  servers); a test that gives edgar a ``HOME`` through ``support.project.with_home`` or
+  ``edgar_env(HOME=…)`` gets that home's ``.claude`` instead;
 - ``--learning-may-differ`` keeps only the tests whose outcome can depend on whether
   ``edgar/learning`` exists (``tests/support/learning_reach.py`` decides, from the source),
   for `.ci/run`'s learning-deleted pass.
@@ -87,3 +91,4 @@ def _own_user_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     """Every test's edgar in this process gets a user dir of its own unless the test set one."""
     if not os.environ.get("EDGAR_HOME"):
         monkeypatch.setenv("EDGAR_HOME", str(tmp_path_factory.mktemp("edgar-home")))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path_factory.mktemp("claude-config")))

@@ -226,7 +226,7 @@ def _init(app, stream: ClaudeStream) -> None:
     from edgar.cli import slash
 
     custom, _ = discover(app.root, user_dir())
-    commands = {*slash.COMMANDS, *custom}
+    commands = {*slash.COMMANDS, *custom, *(app.mcp.prompts if app.mcp is not None else ())}
     stream.init(session_id=session.id, cwd=os.getcwd(), root=str(app.root),
                 model=session.provider.model,
                 tools=[claude_name(name) for name in session.tools], servers=servers,

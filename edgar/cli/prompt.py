@@ -20,7 +20,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -69,14 +69,15 @@ class Host(Protocol):
 class EdgarCompleter(Completer):
     """``/command`` at the start of the line, ``@path`` anywhere (relative to the cwd)."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra: Callable[[], Iterable[str]] = tuple) -> None:
+        self.extra = extra     # names known only at run time: MCP servers' prompts
         self.paths = PathCompleter(expanduser=True,
                                    file_filter=lambda name: not name.endswith((".pyc", "/.git")))
 
     def get_completions(self, document: Document, event: CompleteEvent) -> Iterable[Completion]:
         before = document.text_before_cursor
         if before.startswith("/") and " " not in before:
-            for name in sorted({*COMMANDS, *ALIASES}):
+            for name in sorted({*COMMANDS, *ALIASES, *self.extra()}):
                 if name.startswith(before[1:]):
                     yield Completion(name, -len(before) + 1, display=f"/{name}")
             return
@@ -257,6 +258,11 @@ class AboveThePrompt:
             redraw_now(app)   # what in_terminal does after its body
 
 
+def _prompt_names(host: Host) -> list[str]:
+    servers = getattr(host.app, "mcp", None)
+    return [] if servers is None else list(servers.prompts.copy())   # read from a thread
+
+
 def make_prompt(host: Host, state: Path, redact) -> PromptSession:
     from prompt_toolkit.styles import Style
 
@@ -270,7 +276,8 @@ def make_prompt(host: Host, state: Path, redact) -> PromptSession:
     session: PromptSession = PromptSession(
         message=status.message,
         history=history_for(state / "input_history", redact, lambda line: host.say(line, "yellow")),
-        completer=EdgarCompleter(), complete_while_typing=Condition(_completing),
+        completer=EdgarCompleter(lambda: _prompt_names(host)),
+        complete_while_typing=Condition(_completing),
         complete_in_thread=True,
         key_bindings=bindings(host, status), bottom_toolbar=status.toolbar,
         refresh_interval=REFRESH, reserve_space_for_menu=4, style=style,

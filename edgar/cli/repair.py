@@ -7,6 +7,7 @@ Guarantees:
   read-only), an input history that is not a usable file, each checkpoint turn whose
   ``manifest.json`` cannot be believed (``core/manifest.py``), a trust record in the user dir
   that is not one (``config/trust.damage``), and a ``.edgar`` in the project that is not a
+  directory; the project's state dir, or its ``sessions``/``checkpoints``, that is not a
   directory. Each with the one phrase that says why.
 - ``repair(root)`` renames each to ``NAME.broken-TIMESTAMP`` beside it (a database with its
   -wal and -shm, as ``NAME-wal.broken-TIMESTAMP``; a checkpoint turn as its whole directory, which undo and diff then pass
@@ -53,11 +54,17 @@ def broken(root: Path) -> list[Broken]:
     from edgar.cli.input_history import damage as history_damage
     from edgar.config import trust
     from edgar.core.checkpoints import Checkpoints
-    from edgar.core.project import shared_dir, state_dir
+    from edgar.core.project import STATE_DIRS, shared_dir, state_dir
 
     found: list[Broken] = []
     state = state_dir(root)
+    if os.path.lexists(state) and not state.is_dir():
+        found.append(Broken(state, "is not a directory"))
     if state.is_dir():
+        for name in STATE_DIRS:
+            folder = state / name
+            if os.path.lexists(folder) and not folder.is_dir():
+                found.append(Broken(folder, "is not a directory"))
         names = sorted({*DATABASES, *(p.name for p in state.glob("*.db"))})
         for name in names:
             path = state / name

@@ -23,6 +23,9 @@ Guarantees:
   output goes with the next prompt as an attachment.
 - Each ``PromptTyped`` carries the id of the turn it starts (a queued line: of the turn it
   was typed into), so a learned fact's source names a real turn.
+- ``/mcp__server__prompt ARGS`` (a connected server's prompt, ``cli/mcp_prompt.py``) and
+  ``@server:uri`` attach the server's text to the turn; the ``PromptTyped`` is the line as
+  typed. One that cannot be had is refused in one line and the line goes back, unsent.
 - An ``@path`` naming a file outside the project root is refused in one line and the line
   goes back into the prompt, unsent.
 """
@@ -114,8 +117,14 @@ class Repl:
             return                  # the answer to `remember "…"? [y/N/e(dit)]`
         if not line.strip():
             return
+        from edgar.cli import mcp_prompt
+
+        servers = getattr(self.app, "mcp", None)   # absent in apps without MCP support
+        if mcp_prompt.needs_servers(line, servers) and servers is not None:
+            await servers.ready()        # their prompts and resources are known once started
         custom = self._custom(line)
-        if slash.is_command(line) and custom is None:
+        offered = None if custom is not None else mcp_prompt.find(line, servers)
+        if slash.is_command(line) and custom is None and offered is None:
             await slash.run(self, line)
             return
         if self.asking is not None:
@@ -134,6 +143,11 @@ class Repl:
                 self.default = line
                 return
             self.run_foreground(self._bang(line[1:].strip()))
+            return
+        if offered is not None and self.busy:
+            self.say(f"/{offered[0]} starts a turn of its own: it is back in the prompt "
+                     "for when this one ends (Esc stops it)", "yellow")
+            self.default = line
             return
         if custom is not None and self.busy:
             self.say(f"/{custom[0].name} starts a turn of its own: it is back in the prompt "
@@ -162,7 +176,8 @@ class Repl:
         try:
             attached = attachments(line, Path.cwd(), session.root, notes)
             prepared = None if custom is None else prepare(*custom, session.root, Path.cwd())
-        except AttachRefused as exc:
+            attached += await mcp_prompt.gather(line, servers)   # the server's words
+        except (AttachRefused, mcp_prompt.McpRefused) as exc:
             self.say(f"edgar: {exc} — your line is back in the prompt", "yellow")
             self.default = line
             return
@@ -224,8 +239,10 @@ class Repl:
         found, warnings = discover(self.app.session.root, user_dir())
         for warning in warnings:
             self.say(f"skipped {warning}", "yellow")
-        return [(c.name, c.where, c.description) for c in found.values()
-                if c.name not in slash.COMMANDS]
+        from edgar.cli.mcp_prompt import listed
+
+        return [*((c.name, c.where, c.description) for c in found.values()
+                  if c.name not in slash.COMMANDS), *listed(getattr(self.app, "mcp", None))]
 
     # -- the foreground task: a turn, or a long command such as /compact -------------
     def _start_turn(self, text: str, attached: list[Attachment], turn_id: str = "",

@@ -178,11 +178,32 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed,
             return asyncio.run(app.running(_commit(app, rest.strip())))
         expand = command_expansion(app, prompt or "")
         turns = _stdin_lines() if args.input_format == "stream-json" else None
-        return asyncio.run(app.running(run_prompt(app, prompt, attached, args.output_format,
-                                                  expand=expand, stream=stream,
-                                                  verbose=args.verbose, turns=turns)))
+
+        def work(attached):
+            return run_prompt(app, prompt, attached, args.output_format, expand=expand,
+                              stream=stream, verbose=args.verbose, turns=turns)
+
+        if expand is None and prompt is not None:
+            return asyncio.run(app.running(_with_mcp(app, prompt, attached, work)))
+        return asyncio.run(app.running(work(attached)))
     finally:
         app.close()
+
+
+async def _with_mcp(app, prompt: str, attached: list, work):
+    """``-p "/mcp__srv__prompt ARGS"`` and ``@srv:uri``: the servers' text joins the turn's
+    attachments before it runs (``cli/mcp_prompt.py``); one that cannot be had is one line
+    on stderr and exit 2, nothing sent."""
+    from edgar.cli import mcp_prompt
+
+    if mcp_prompt.needs_servers(prompt, app.mcp):
+        await app.session.ready()
+        try:
+            attached = [*(attached or []), *await mcp_prompt.gather(prompt, app.mcp)]
+        except mcp_prompt.McpRefused as exc:
+            print(f"edgar: {exc}; nothing was sent", file=sys.stderr)
+            return 2
+    return await work(attached)
 
 
 async def _stdin_lines():

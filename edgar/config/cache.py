@@ -22,12 +22,13 @@ Guarantees:
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
-from edgar.declared import Model, declared_class, results
+from edgar.declared import Model, results
+from edgar.declared.results import CacheFormatError, decode, digest, encode
+
+__all__ = ["FILE", "SettingsCache", "decode", "digest", "encode", "fingerprint"]
 
 FILE = "settings-cache.json"
 KEEP_VALID = 64
@@ -38,57 +39,11 @@ _SCHEMA_MODULES = ("edgar.declared", "edgar.declared.pydantic_models", "edgar.de
                    "edgar.tools.modes")
 
 
-def digest(data: Any) -> str | None:
-    """SHA-256 of ``data`` as JSON in its own order; None when JSON cannot hold it exactly."""
-    try:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
-    except (TypeError, ValueError):
-        return None
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def fingerprint() -> str:
     """What a cached result was checked against: edgar's version and the stat of every
     source file of the schema, pydantic's entry points included (an upgrade rewrites them)."""
     return results.fingerprint([*sorted(str(p) for p in Path(__file__).parent.glob("*.py")),
                                 *(results.module_file(name) for name in _SCHEMA_MODULES)])
-
-
-def encode(value: Any) -> Any:
-    """A validated value as JSON: a model is ``["model", "module.Class", {set fields},
-    {extra}]``, a list ``["list", [...]]``; every JSON object is a dict of the value."""
-    if isinstance(value, Model):
-        cls = type(value)
-        return ["model", f"{cls.__module__}.{cls.__qualname__}",
-                {name: encode(value.__dict__[name]) for name in cls.model_fields
-                 if name in value.model_fields_set},
-                {k: encode(v) for k, v in (value.model_extra or {}).items()}]
-    if isinstance(value, dict):
-        return {k: encode(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return ["list", [encode(v) for v in value]]
-    return value
-
-
-class CacheFormatError(ValueError):
-    """The file is not this format: ignored, rebuilt."""
-
-
-def decode(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: decode(v) for k, v in node.items()}
-    if isinstance(node, list):
-        if len(node) == 2 and node[0] == "list" and isinstance(node[1], list):
-            return [decode(v) for v in node[1]]
-        if (len(node) == 4 and node[0] == "model" and isinstance(node[1], str)
-                and isinstance(node[2], dict) and isinstance(node[3], dict)):
-            cls = declared_class(node[1])
-            if cls is None or not set(node[2]) <= set(cls.model_fields):
-                raise CacheFormatError(f"unknown model {node[1]}")
-            return cls.trusted({k: decode(v) for k, v in node[2].items()},
-                               {k: decode(v) for k, v in node[3].items()})
-        raise CacheFormatError("a list that is neither a model nor a list")
-    return node
 
 
 class SettingsCache:

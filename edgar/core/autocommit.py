@@ -322,7 +322,8 @@ class Committer:
 def read_records(state: Path) -> list[Record]:
     """The commits edgar made in this project, oldest first; a damaged line is skipped."""
     try:
-        text = (state / RECORDS).read_text(encoding="utf-8")
+        # bytes that are not UTF-8 spoil their line only, which is skipped like any damaged one
+        text = (state / RECORDS).read_bytes().decode("utf-8", "replace")
     except OSError:
         return []
     found: list[Record] = []

@@ -75,9 +75,19 @@ def state_dir(root: Path) -> Path:
     return path
 
 
+STATE_DIRS = ("sessions", "checkpoints")   # folders in the state dir edgar writes into
+
+
 def ensure_state_dir(root: Path) -> Path:
-    """Create the state dir on first use; it is 0700, also when it existed."""
+    """Create the state dir on first use; it is 0700, also when it existed. The state dir,
+    or one of ``STATE_DIRS`` in it, that is not a directory is ``BrokenState`` (one line
+    with the way out), never a ``FileExistsError`` halfway through a session."""
     path = state_dir(root)
+    for folder in (path, *(path / name for name in STATE_DIRS)):
+        if os.path.lexists(folder) and not folder.is_dir():
+            from edgar.storage.broken import BrokenState
+
+            raise BrokenState(folder, "is not a directory")
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(path, 0o700)
     return path

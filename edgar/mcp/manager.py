@@ -13,6 +13,10 @@ Guarantees:
   ``[mcp] network`` or its entry's ``network``, its entry's ``writable`` and the download
   cache (``edgar.mcp.confine``, ADR-0102). One that fails at start with the network off
   and looks like a download gets a hint naming the sandbox and the switch.
+- A connected server's prompts are offered as ``mcp__SERVER__PROMPT`` commands
+  (``prompts``) exactly while it is connected; a name taken by another server's prompt is
+  skipped with a Notice. ``get_prompt`` and ``read_resource`` are bounded by
+  ``mcp.call_timeout`` and raise ``McpUnavailable`` with edgar's reason.
 - The SDK is imported (``edgar.mcp.sdk``) only when ``start`` has a server to start.
 """
 
@@ -27,8 +31,9 @@ from typing import Any, NamedTuple
 from edgar.events import Event, Notice, NoticeLevel
 from edgar.mcp.config import ServerSpec
 from edgar.mcp.confine import cache_env, network_hint
+from edgar.mcp.prompts import PromptInfo, command_name
 from edgar.mcp.tool import McpTool
-from edgar.spawn import Confinement, child_env, settings_env
+from edgar.spawn import Confinement, child_env, one_line, settings_env
 from edgar.tools.base import Tool
 
 
@@ -40,6 +45,18 @@ class ServerState:
     tools: list[str] = field(default_factory=list)
     link: Any = None
     remote: list[str] = field(default_factory=list)   # the server's own names for its tools
+
+
+class McpUnavailable(Exception):
+    """A prompt or resource could not be had; the message is edgar's, one line."""
+
+
+@dataclass(frozen=True)
+class Offered:
+    """A server's prompt as a slash command."""
+
+    server: str
+    prompt: PromptInfo
 
 
 Confine = Callable[[bool, tuple[str, ...]], Confinement]
@@ -70,6 +87,7 @@ class McpServers:
         self.startup_timeout, self.call_timeout = startup_timeout, call_timeout
         self.trust_read_only_hint = trust_read_only_hint
         self.servers = {s.name: ServerState(s) for s in specs}
+        self.prompts: dict[str, Offered] = {}   # command name (no slash) -> prompt
         self._watchers: list[asyncio.Task[None]] = []
         self._started: asyncio.Task[None] | None = None
 
@@ -155,7 +173,56 @@ class McpServers:
             self.tools[tool.name] = tool
             server.tools.append(tool.name)
             server.remote.append(info.name)
+        self._offer_prompts(server)
         self._watchers.append(asyncio.create_task(self._watch(server)))
+
+    def _offer_prompts(self, server: ServerState) -> None:
+        link = server.link
+        if link.prompts_error:
+            self._say("warning", f'mcp: server "{server.spec.name}" prompts not listed: '
+                      f"{link.prompts_error}")
+        for prompt in link.prompts:
+            name = command_name(server.spec.name, prompt.name)
+            if name in self.prompts:
+                self._say("warning", f'mcp: server "{server.spec.name}" prompt '
+                          f"{prompt.name!r} skipped: /{name} is already taken")
+                continue
+            self.prompts[name] = Offered(server.spec.name, prompt)
+
+    def _connected(self, name: str) -> Any:
+        server = self.servers.get(name)
+        if server is None or server.state != "connected" or server.link is None:
+            state = "not configured" if server is None else server.state
+            raise McpUnavailable(f'mcp server "{name}" is {state}')
+        return server.link
+
+    async def get_prompt(self, command: str, args: dict[str, str]) -> str:
+        """The text of the prompt behind ``/command`` for these arguments."""
+        offered = self.prompts.get(command)
+        if offered is None:
+            raise McpUnavailable(f"/{command} is not a prompt of a connected server")
+        link = self._connected(offered.server)
+        return await self._bounded(link.get_prompt(offered.prompt.name, args),
+                                   f'prompt {offered.prompt.name!r} of "{offered.server}"')
+
+    async def read_resource(self, server: str, uri: str) -> str:
+        """The text of resource ``uri`` of ``server``."""
+        link = self._connected(server)
+        return await self._bounded(link.read_resource(uri), f"@{server}:{uri}")
+
+    async def _bounded(self, work: Any, what: str) -> str:
+        try:
+            return str(await asyncio.wait_for(work, self.call_timeout))
+        except TimeoutError:
+            raise McpUnavailable(f"{what}: no answer within {self.call_timeout:g}s") from None
+        except (ConnectionError, McpUnavailable) as exc:
+            raise McpUnavailable(f"{what}: {exc}") from None
+        except Exception as exc:   # the SDK's MCPError and validation errors: the server said no
+            raise McpUnavailable(f"{what}: {one_line(str(exc), 200) or type(exc).__name__}") from None
+
+    def connected(self) -> list[str]:
+        """The names of the servers connected now."""
+        return [n for n, s in self.servers.items() if s.state == "connected"]
 
     async def _watch(self, server: ServerState) -> None:
         await server.link.died.wait()
@@ -173,6 +240,8 @@ class McpServers:
     def _drop(self, server: ServerState) -> None:
         for name in server.tools:
             self.tools.pop(name, None)
+        for name in [n for n, o in self.prompts.items() if o.server == server.spec.name]:
+            del self.prompts[name]
 
     async def close(self) -> None:
         if self._started is not None and not self._started.done():

@@ -14,6 +14,10 @@ Guarantees:
   with that reason (the server's tools leave the session), never silently.
 - A server's progress notifications for a call reach ``progress`` as one line each
   (``progress 3/10: message``), the call's live output.
+- A server's prompts are listed once at start (``Link.prompts``, when it declares the
+  capability; a listing that fails leaves none and says why in ``Link.prompts_error``);
+  ``get_prompt`` and ``read_resource`` return text: each part that is not text is named in
+  one bracketed line, never dropped silently.
 - ``Link.died`` is set once when the connection ends for any reason other than ``close``;
   ``Link.reason`` then says why in edgar's words (exit code, last stderr line).
 """
@@ -39,6 +43,7 @@ from mcp.shared.message import SessionMessage
 
 from edgar.conversation import ImageBlock
 from edgar.mcp.framing import DEFAULT_BOUND, MessageTooLarge, read_line
+from edgar.mcp.prompts import PromptArg, PromptInfo
 from edgar.spawn import Confinement, kill_tree, one_line, spawn
 
 SUPPORTED = ((2, 0), (3, 0))  # [lowest, first unsupported) major.minor of the SDK
@@ -198,6 +203,8 @@ class Link:
         self.reason = ""
         self.closing = False
         self.ending = False
+        self.prompts: list[PromptInfo] = []
+        self.prompts_error = ""
         self._client: Any = None
         self._stop = asyncio.Event()
         self._ready: asyncio.Future[list[ToolInfo]] | None = None
@@ -251,6 +258,7 @@ class Link:
                                                                    version="0")) as client:
                 self._client = client
                 tools = await self._list(client)
+                self.prompts = await self._list_prompts(client)
                 if not self._ready.done():
                     self._ready.set_result(tools)
                 await self._stop.wait()
@@ -281,6 +289,55 @@ class Link:
             if not cursor:
                 break
         return out
+
+    async def _list_prompts(self, client: Any) -> list[PromptInfo]:
+        try:
+            if client.server_capabilities.prompts is None:
+                return []
+            out: list[PromptInfo] = []
+            cursor = None
+            for _ in range(100):
+                page = await client.list_prompts(cursor=cursor)
+                for prompt in page.prompts:
+                    args = tuple(PromptArg(a.name, a.description or "", bool(a.required))
+                                 for a in prompt.arguments or [])
+                    out.append(PromptInfo(prompt.name, prompt.description or "", args))
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return out
+        except Exception as exc:  # a server's broken listing costs its prompts, not its tools
+            self.prompts_error = one_line(f"{type(exc).__name__}: {exc}", 200)
+            return []
+
+    async def get_prompt(self, name: str, args: dict[str, str]) -> str:
+        """The prompt's messages as one text (an assistant message is marked as one)."""
+        client = self._client
+        if client is None:
+            raise ConnectionError(self.reason or "not connected")
+        result = await client.get_prompt(name, args)
+        parts: list[str] = []
+        for message in result.messages:
+            text = _content_text(message.content)
+            parts.append(f"[assistant]\n{text}" if message.role == "assistant" else text)
+        return "\n\n".join(parts) if parts else "(the prompt has no messages)"
+
+    async def read_resource(self, uri: str) -> str:
+        """The resource's contents as text; a binary part is named, not sent."""
+        client = self._client
+        if client is None:
+            raise ConnectionError(self.reason or "not connected")
+        result = await client.read_resource(uri)
+        parts: list[str] = []
+        for item in result.contents:
+            text = getattr(item, "text", None)
+            if isinstance(text, str):
+                parts.append(text)
+            else:
+                size = len(getattr(item, "blob", "") or "") * 3 // 4
+                parts.append(f"[binary resource {item.uri} ({item.mime_type or 'no type'}, "
+                             f"about {size} bytes): not attached]")
+        return "\n".join(parts) if parts else "(the resource is empty)"
 
     async def start(self, timeout: float) -> list[ToolInfo]:
         """The server's tools once the handshake is done; StartError with edgar's reason."""
@@ -369,6 +426,24 @@ def _flatten(result: Any, tool: str) -> tuple[str, tuple[ImageBlock, ...]]:
     if not parts and pictures:
         parts.append(f"({len(pictures)} image{'s' * (len(pictures) != 1)})")
     return ("\n".join(parts) if parts else "(no content)"), tuple(pictures)
+
+
+def _content_text(block: Any) -> str:
+    """One prompt message's content as text; what is not text is named in brackets."""
+    kind = getattr(block, "type", "")
+    if kind == "text":
+        return str(block.text)
+    if kind == "resource":
+        inner = block.resource
+        text = getattr(inner, "text", None)
+        return text if isinstance(text, str) else f"[binary resource {inner.uri}: not sent]"
+    if kind in ("image", "audio"):
+        size = len(getattr(block, "data", "") or "") * 3 // 4
+        return (f"[{kind} {getattr(block, 'mime_type', '')}, about {size} bytes, in the "
+                "prompt: not sent — edgar sends a prompt's text only]")
+    if kind == "resource_link":
+        return f"[resource link {block.uri}]"
+    return f"[{kind or 'unknown'} content in the prompt: not sent]"
 
 
 def _picture(block: Any, tool: str) -> tuple[ImageBlock | None, str]:

@@ -8,7 +8,9 @@ Each line is one model response (every key optional)::
 
 Guarantees:
 - The whole file is validated when the provider is made; a malformed line is a usage
-  error naming the file and the line.
+  error naming the file and the line. Lines pydantic accepted before (the same JSON, the same
+  schema) are read from ``<user dir>/script-cache.json`` (``edgar.declared.results.Memo``,
+  ADR-0081), so replaying a known script imports no pydantic.
 - One script serves the whole process: every model call, a subagent's included, takes the
   next line. Running out of lines is a clear ``ProviderError``.
 - ``delay_s`` is spread over the streamed chunks, so cancellation mid-stream is testable.
@@ -26,9 +28,8 @@ from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from edgar.conversation import Usage
+from edgar.declared import ConfigDict, Field, Model
 from edgar.providers.base import (
     Finished,
     ModelRequest,
@@ -40,7 +41,7 @@ from edgar.providers.base import (
 )
 
 
-class _Strict(BaseModel):
+class _Strict(Model):
     # Closed and strict: an unknown key or a wrong type in a test script fails loudly
     # instead of replaying something else.
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -89,6 +90,10 @@ def parse_script(path: Path) -> list[ScriptLine]:
         raw_lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise ProviderError("scripted", f"cannot read script {path}: {exc}", usage_error=True) from None
+    from edgar.declared.results import Memo
+    from edgar.paths import user_dir
+
+    memo = Memo.open(user_dir() / MEMO, [__file__, *results_sources()])
     lines: list[ScriptLine] = []
     for number, raw in enumerate(raw_lines, 1):
         if not raw.strip() or raw.lstrip().startswith("//"):
@@ -97,18 +102,32 @@ def parse_script(path: Path) -> list[ScriptLine]:
             data = json.loads(raw)
             if not isinstance(data, dict):
                 raise ValueError("each line must be a JSON object")
-            lines.append(ScriptLine.model_validate(data))
+            lines.append(memo.validated(ScriptLine, data))
         except json.JSONDecodeError as exc:
             raise ProviderError("scripted", f"{path}:{number}: not valid JSON ({exc.msg})",
                                 usage_error=True) from None
-        except ValidationError as exc:
-            error = exc.errors(include_url=False)[0]
-            where = ".".join(str(p) for p in error["loc"])
-            raise ProviderError("scripted", f"{path}:{number}: field '{where}': {error['msg']}",
-                                usage_error=True) from None
-        except ValueError as exc:
+        except ValueError as exc:   # pydantic's ValidationError is a ValueError
+            from pydantic import ValidationError
+
+            if isinstance(exc, ValidationError):
+                error = exc.errors(include_url=False)[0]
+                where = ".".join(str(p) for p in error["loc"])
+                raise ProviderError("scripted", f"{path}:{number}: field '{where}': "
+                                    f"{error['msg']}", usage_error=True) from None
             raise ProviderError("scripted", f"{path}:{number}: {exc}", usage_error=True) from None
+    memo.save()
     return lines
+
+
+MEMO = "script-cache.json"
+
+
+def results_sources() -> list[str]:
+    """The files the script lines' schema is made of, besides this one."""
+    from edgar.declared.results import module_file
+
+    return [module_file(name) for name in ("edgar.declared", "edgar.declared.pydantic_models",
+                                           "edgar.declared.results")]
 
 
 def _chunks(text: str) -> list[str]:

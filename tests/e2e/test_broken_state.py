@@ -214,3 +214,35 @@ def test_a_broken_checkpoint_manifest_stops_undo_and_diff_and_repair_moves_its_t
     forced = run_edgar(["undo", "--force"], project, env)
     assert forced.returncode == 0 and (project / "b.txt").read_text() == "v0\n", forced.stderr
     assert len(list(turns[-1].parent.glob("*.broken-*"))) == 1
+
+
+@pytest.mark.parametrize("where", ["the state dir", "sessions", "checkpoints"])
+def test_a_state_folder_that_is_a_file_is_one_line_and_repair_moves_it(tmp_path, where):
+    home = tmp_path / "home"
+    env = edgar_env(home)
+    project = make_project(tmp_path / "proj", {"b.txt": "v0\n"})
+    change(tmp_path, project, env, 1)
+    state = state_of(project, home)
+    path = state if where == "the state dir" else state / where
+    shutil.rmtree(path)
+    path.write_text("in the way\n")
+    script = write_script(tmp_path / "s.jsonl", [{"text": "hello"}])
+    done = run_edgar(["-p", "hi", "--model", f"scripted:{script}"], project, env)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip() == f"edgar: {path} is not a directory — {WAY_OUT}"
+    assert path.read_text() == "in the way\n"
+    repaired(project, env, path)
+    change(tmp_path, project, env, 2)
+    assert run_edgar(["undo"], project, env).returncode == 0
+    assert (project / "b.txt").read_text() == "v1\n"
+
+
+def test_an_auto_commit_record_that_is_not_utf8_is_read_line_by_line(tmp_path):
+    home = tmp_path / "home"
+    env = edgar_env(home)
+    project = make_project(tmp_path / "proj", {"b.txt": "v0\n"})
+    change(tmp_path, project, env, 1)
+    (state_of(project, home) / "commits.jsonl").write_bytes(b"\xff\xfe{[\n")
+    done = run_edgar(["undo"], project, env)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert (project / "b.txt").read_text() == "v0\n"

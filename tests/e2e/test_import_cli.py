@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
-from support.project import edgar_env, make_project, run_edgar, state_of  # noqa: E402
+from support.project import edgar_env, make_project, run_edgar, state_of, with_home  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "claude-code"
 FASTHOOKS = "oneryalcin__fasthooks__specs__data__sample_main_transcript.jsonl"
@@ -190,7 +190,7 @@ def _home_with_two_projects(tmp_path, project):
 
 def test_the_default_reads_only_this_projects_folder_and_says_which(project, env, tmp_path):
     home, mine, other = _home_with_two_projects(tmp_path, project)
-    env = env | {"HOME": str(home)}
+    env = with_home(env, home)
     out = edgar(project, env, "import", "claude-code", "--dry-run")
     assert out.stdout.splitlines()[0] == f"from {mine}:"
     assert "read 1 file(s)" in out.stdout and "0 proposal(s)" in out.stdout
@@ -203,7 +203,7 @@ def test_the_default_reads_only_this_projects_folder_and_says_which(project, env
 
 def test_all_reads_every_project_and_stats_filter_by_project(project, env, tmp_path):
     home, mine, other = _home_with_two_projects(tmp_path, project)
-    env = env | {"HOME": str(home)}
+    env = with_home(env, home)
     summary = json.loads(edgar(project, env, "import", "claude-code", "--all", "--json").stdout)
     assert summary["folders"] == [str(home / ".claude" / "projects")]
     assert summary["files"] == 3 and summary["proposals"] == 1
@@ -230,7 +230,7 @@ def test_all_reads_every_project_and_stats_filter_by_project(project, env, tmp_p
 def test_no_folder_for_this_project_is_a_clear_error(project, env, tmp_path):
     home, mine, _ = _home_with_two_projects(tmp_path, project)
     shutil.rmtree(mine)
-    out = edgar(project, env | {"HOME": str(home)}, "import", "claude-code", code=2)
+    out = edgar(project, with_home(env, home), "import", "claude-code", code=2)
     assert out.stderr == (f"edgar: no Claude Code transcripts for this project at {mine} "
                           "(--all reads every project; or pass a PATH)\n")
     assert not (state_of(project, tmp_path / "home")).exists()
@@ -252,7 +252,7 @@ def test_a_project_reached_through_a_symlink_finds_either_folder(env, tmp_path):
     shutil.copy(DATA / FASTHOOKS, by_link / "from-ide.jsonl")
     cli = subprocess.run([sys.executable, "-m", "edgar", "import", "claude-code", "--dry-run",
                           "--json"], cwd=link / "app", capture_output=True, text=True,
-                         env=env | {"HOME": str(home), "PWD": str(link / "app")}, timeout=60)
+                         env=with_home(env, home) | {"PWD": str(link / "app")}, timeout=60)
     assert cli.returncode == 0, cli.stderr
     summary = json.loads(cli.stdout)
     assert summary["folders"] == [str(by_real), str(by_link)] and summary["files"] == 1

@@ -94,3 +94,33 @@ def test_a_warm_start_sends_its_first_request_without_pydantic(tmp_path):
     assert "pydantic" in seen[0]      # the cold start: pydantic validated, and is seen here
     assert seen[1] == set()
     assert second["tools"] == first["tools"] and second["system"] == first["system"]
+
+
+def test_a_known_script_replays_without_pydantic_and_a_changed_line_is_still_checked(tmp_path):
+    import subprocess
+    import sys
+
+    project = make_project(tmp_path / "proj")
+    (tmp_path / "home").mkdir()
+    env = edgar_env(tmp_path / "home")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    script = write_script(tmp_path / "s.jsonl", [{"text": "Hello there.", "usage": {
+        "input_tokens": 3}}])
+
+    def run():
+        return subprocess.run([sys.executable, "-X", "importtime", "-m", "edgar", "-p", "hi",
+                               "--model", f"scripted:{script}", "--no-history"], cwd=project,
+                              env=env, capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+
+    seen = []
+    for _ in range(2):
+        out = run()
+        assert out.returncode == 0 and out.stdout == "Hello there.\n", out.stderr[-2000:]
+        seen.append({m for m in _imported(out.stderr) if m.split(".")[0] == "pydantic"})
+    assert "pydantic" in seen[0] and seen[1] == set()
+    script.write_text(script.read_text().replace('"input_tokens": 3', '"input_tokens": -3'))
+    out = run()
+    assert out.returncode == 2
+    assert f"{script}:1: field 'usage.input_tokens': Input should be greater than or equal to 0" \
+        in out.stderr

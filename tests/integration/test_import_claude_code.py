@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("edgar.learning")
 
-from support.project import edgar_env, make_project, run_edgar, state_of  # noqa: E402
+from support.project import edgar_env, make_project, run_edgar, state_of, with_home  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "claude-code"
 FASTHOOKS = "oneryalcin__fasthooks__specs__data__sample_main_transcript.jsonl"
@@ -348,12 +348,12 @@ def test_the_default_path_is_this_projects_claude_code_folder(project, env, tmp_
 
     home = tmp_path / "user"
     mine = home / ".claude" / "projects" / folder_name(os.path.realpath(project))
-    out = run_edgar(["import", "claude-code", "--json"], project, env | {"HOME": str(home)})
+    out = run_edgar(["import", "claude-code", "--json"], project, with_home(env, home))
     assert out.returncode == 2
     assert f"no Claude Code transcripts for this project at {mine}" in out.stderr
     synthetic(mine)
     synthetic(home / ".claude" / "projects" / "-another-project")
-    out = run_edgar(["import", "claude-code", "--json"], project, env | {"HOME": str(home)})
+    out = run_edgar(["import", "claude-code", "--json"], project, with_home(env, home))
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert (summary["proposals"], summary["files"], summary["folders"]) == (3, 2, [str(mine)])

@@ -5,7 +5,8 @@ HTTP on 127.0.0.1:PORT, ``sse PORT`` the older HTTP+SSE transport. ``--connect P
 connects to 127.0.0.1:PORT and exits 1 saying ``ECONNREFUSED`` when it cannot (a server that
 downloads itself at start, as ``npx -y`` does, in a sandbox without network). ``--die-after N`` exits with code 3 after N tool calls (a server that
 dies mid-session). It prints what it received in ``env_report`` so tests can check the
-environment edgar gave it."""
+environment edgar gave it. Its prompts (``review``, ``standup``, ``broken``) and resources
+(``config://app``, ``blob://logo``) are for the MCP prompt and resource tests."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import sys
 import time
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.prompts.base import AssistantMessage, UserMessage
 from mcp.types import ImageContent, TextContent, ToolAnnotations
 
 server = MCPServer("edgar-test")
@@ -127,6 +129,39 @@ def write_file(path: str, text: str) -> str:
     except OSError as exc:
         return f"refused: {exc.strerror}"
     return f"wrote {os.path.expandvars(path)}"
+
+
+@server.prompt(description="Review a file with a focus")
+def review(path: str, focus: str = "everything") -> list[UserMessage | AssistantMessage]:
+    """Two messages, one of them the assistant's, and an image that cannot be sent as text."""
+    return [UserMessage(f"Review {path}, focusing on {focus}. Always use tabs for indentation."),
+            AssistantMessage("I will read it first."),
+            UserMessage(ImageContent(type="image", data=base64.b64encode(b"\x89PNG").decode(),
+                                     mime_type="image/png"))]
+
+
+@server.prompt()
+def standup() -> str:
+    """No arguments."""
+    return "Summarise yesterday's commits."
+
+
+@server.prompt()
+def broken(why: str) -> str:
+    """Fails on purpose."""
+    raise ValueError(f"prompt failed on purpose: {why}")
+
+
+@server.resource("config://app", mime_type="text/plain")
+def app_config() -> str:
+    """A static text resource."""
+    return "port = 8080\nAlways use tabs for indentation."
+
+
+@server.resource("blob://logo", mime_type="image/png")
+def logo() -> bytes:
+    """A binary resource."""
+    return b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 
 
 if __name__ == "__main__":

@@ -51,8 +51,18 @@ def edgar_env(home: Path, **extra: str) -> dict[str, str]:
     # interpreter that has the test dependencies, whether or not the runner activated it
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env.setdefault("NO_COLOR", "1")
+    if "HOME" in extra:
+        env.pop("CLAUDE_CONFIG_DIR", None)  # the chosen home's .claude, not the suite's empty one
     env.update(extra)
     return env
+
+
+def with_home(env: dict[str, str], home: Path | str) -> dict[str, str]:
+    """``env`` with ``HOME`` set and Claude Code's files read from that home (the suite points
+    ``CLAUDE_CONFIG_DIR`` at an empty dir so a developer's own setup never runs)."""
+    out = {k: v for k, v in env.items() if k != "CLAUDE_CONFIG_DIR"}
+    out["HOME"] = str(home)
+    return out
 
 
 def run_edgar(args: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None,
