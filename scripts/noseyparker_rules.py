@@ -197,9 +197,11 @@ def _covered(spans: list[tuple[int, int]], by: list[tuple[int, int]]) -> bool:
     return all(any(bs <= s and e <= be for bs, be in by) for s, e in spans)
 
 
-def _hostile(keywords: list[str], examples: list[str]) -> list[str]:
+def _hostile(keywords: list[str], examples: list[str], literals: list[list[str]] | None = None) -> list[str]:
     """Windows that make a backtracking pattern slow: its keyword, then long runs of the
-    characters secrets and their surroundings are made of."""
+    characters secrets and their surroundings are made of; and every literal a match holds, in
+    the pattern's order (as written and in capitals), with such runs between them and a `!`
+    before the last — a PEM rule's BEGIN line, a long body of spaces, then a broken END line."""
     out = []
     for k in keywords[:4]:
         for fill in ("a", "A1", "a-", " ", "=", "/", "a.", "0"):
@@ -207,6 +209,15 @@ def _hostile(keywords: list[str], examples: list[str]) -> list[str]:
             out.append((k + " " + k + fill * WINDOW)[:WINDOW])
     for ex in examples[:3]:
         out.append((ex.replace("\n", " ") * (WINDOW // max(1, len(ex)) + 1))[:WINDOW])
+    words = [ws[0] for ws in literals or [] if ws]
+    if len(words) > 1:
+        gap = WINDOW - sum(map(len, words)) - 1
+        for at in range(len(words) - 1):  # the long run in one gap, the others closed up
+            for fill in (" ", "a", "A1", "\n", " \t"):
+                for case in (str, str.upper):
+                    parts = [case(w) for w in words]
+                    head = "".join(parts[: at + 1]) + fill * gap + "".join(parts[at + 1 : -1])
+                    out.append((head + "!" + parts[-1])[:WINDOW])
     return out
 
 
@@ -289,7 +300,7 @@ def build(root: Path, commit: str, gitleaks: dict[str, Any], translate) -> dict[
             duplicates.append({"np_id": rid, "name": r["name"]})
             continue
         candidates.append((rid, r, py, keywords, examples))
-    seconds = timings([(rid, py, _hostile(kw, ex)) for rid, _, py, kw, ex in candidates])
+    seconds = timings([(rid, py, _hostile(kw, ex, every_required(py, FLAGS))) for rid, _, py, kw, ex in candidates])
     frequency = reference_frequency()
     for rid, r, py, _, _ in candidates:
         if seconds[rid] > SLOW_S:

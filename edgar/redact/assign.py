@@ -55,19 +55,19 @@ _NAME_VIEW = table([("".join(sorted(_NAME_CHARS)).encode(), ord("a"))], ord(" ")
 # a call's `("API_KEY", "…")`, the '>' of an XML tag. One source for the byte scan and for the
 # parse, so the two cannot drift apart.
 _ASSIGN_SRC = r"""\\{0,2}(?P<q>["'`])?\]?(?:
-    [ \t]*(?P<op>:{1,3}=|\?\??=|[.+]=|=>|=(?![=~>])|:[ \t]*(?i:string|str|&str|secretstr|charsequence)[ \t]*=
+    [ \t]*+(?P<op>:{1,3}=|\?\??=|[.+]=|=>|=(?![=~>])|:[ \t]*+(?i:string|str|&str|secretstr|charsequence)[ \t]*+=
         |:(?![:/\\]))
-  | [ \t]+(?i:string|\[\]byte)[ \t]*(?P<typed>=)
-  | (?P<kv>[ \t]*,?[ \t]*(?:\r?\n[ \t-]*)?["']?(?i:value)["']?[ \t]*[:=])
-  | (?P<comma>[ \t]*,(?=[ \t]*["']))
+  | [ \t]++(?i:string|\[\]byte)[ \t]*+(?P<typed>=)
+  | (?P<kv>[ \t]*+,?[ \t]*+(?:\r?\n[ \t-]*+)?["']?(?i:value)["']?[ \t]*+[:=])
+  | (?P<comma>[ \t]*+,(?=[ \t]*+["']))
   | (?P<xml>>)
-  )[ \t]*"""
+  )[ \t]*+"""
 OPERATOR_BYTES = (b"=", b":", b">", b"--", b'",', b"',")
 _WORDS = (rb"key(?!s\b)", rb"secret", rb"token(?!s\b)", rb"p(?:ass|wd)", rb"auth", rb"cred", rb"p(?:at|w)(?![a-z])")
 # A name holding a secret word, then an assignment — not the comma of a call's ("NAME", "…"):
 # names followed by a comma are mostly lists of strings (`"token123",` in minified JSON), and
 # only a call's are judged (`_CALL_RX`), found from its `("` instead.
-_NO_COMMA = _ASSIGN_SRC.replace(r"""  | (?P<comma>[ \t]*,(?=[ \t]*["']))""" + "\n", "")
+_NO_COMMA = _ASSIGN_SRC.replace(r"""  | (?P<comma>[ \t]*+,(?=[ \t]*+["']))""" + "\n", "")
 assert _NO_COMMA != _ASSIGN_SRC
 _KEYWORD_RX = tuple(lazy(rb"(?P<n>" + word + rb"[a-z0-9_.\-]{0,64}+)" + _NO_COMMA.encode(), re.X) for word in _WORDS)
 _CALL_RX = lazy(rb"""\(["'](?P<n>[a-z0-9_.\-]{1,100})["'][ \t]*,(?=[ \t]*["'])""")

@@ -43,7 +43,7 @@ class Rule:
     """One translated rule, compiled on first use."""
 
     __slots__ = ("_group", "_lead", "_rx", "after", "also", "anchored", "before", "follow", "groups", "id",
-                 "leading", "pattern", "prio", "probe")
+                 "leading", "pattern", "prio", "probes")
 
     def __init__(self, raw: dict) -> None:
         self.id: str = raw["id"]
@@ -64,10 +64,11 @@ class Rule:
         # ...and is followed by one of these (lower-cased; `?` for any non-ASCII character):
         # a hit followed by another cannot start a match, and costs no attempt.
         self.follow: bytes = _table(raw.get("follow"))
-        # ...and, when one of its other literal sets is a single literal (`.` of a Kubernetes
-        # bootstrap token), that literal lies between the hit and `after`: one search, in C,
-        # spares the attempt at the many hits of `token` with none.
-        self.probe: bytes = next((s[0] for s in self.also if len(s) == 1), b"")
+        # ...and each of its other literal sets that is a single literal (`.` of a Kubernetes
+        # bootstrap token, `-----END ` of a PEM block) lies between the hit and `after`: a
+        # search each, in C, spares the attempt at the many hits of `token` with no `.` — and
+        # a PEM rule's backtracking over a BEGIN line with no END after it.
+        self.probes: tuple[bytes, ...] = tuple(s[0] for s in self.also if len(s) == 1)
         # A rule whose match starts at most `before` (≤ LEAD) characters before its keyword is
         # tried once per hit, from `before` characters earlier, by a pattern that lets the
         # match start anywhere up to the hit (`lead_match`), not searched over a whole window:
@@ -226,14 +227,14 @@ def find(text: str, low: bytes, spans: list[Span], hits: dict[int, list[int]] | 
     for j, ats in hits.items():
         size, admits, anchored, windowed = _PLANS[j] or _plan(j)
         for rule, match in anchored:
-            follow, probe, after = rule.follow, rule.probe, rule.after
+            follow, probes, after = rule.follow, rule.probes, rule.after
             for at in ats:
                 nxt = at + size
                 if not follow[low[nxt] if nxt < n else 256]:
                     continue  # no match starts with the keyword and this character
                 end = at + after
-                if probe and find_(probe, at, end) < 0:
-                    continue  # one search, in C, spares the attempt
+                if probes and not all(find_(p, at, end) >= 0 for p in probes):
+                    continue  # a search each, in C, spares the attempt
                 m = match(text, at, end)
                 if m:
                     rule.take(text, m, spans)

@@ -75,7 +75,9 @@ RULES = (
     OwnRule((b"password",), lazy(r"(?i)password[ \t]+" + _VALUE), "password", _bare),
     # AWS's secret access key: 40 characters of base64 after the word "secret" (and "key",
     # "access key", "is", ":" or "=") — the name alone is what says so
-    OwnRule((b"secret",), lazy(r"(?i)secret(?:[ \t_-]*(?:access[ \t_-]*)?key)?(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*[\"']?"
+    # (possessive runs: a run of spaces after "secret" costs one pass, never one per split)
+    OwnRule((b"secret",), lazy(r"(?i)secret(?:[ \t_-]*+(?:access[ \t_-]*+)?key)?(?:[ \t]++(?:is|was))?[ \t]*+"
+                               r"(?:[:=][ \t]*+)?[\"']?"
                                r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"), "aws-secret-access-key", _mixed),
     # `vault operator init`: "Unseal Key 1: <base64>" (Nosey Parker's rule) or in hex
     OwnRule((b"unseal key", b"recovery key"),

@@ -127,3 +127,24 @@ def test_a_private_keys_body_without_its_begin_line_goes_whole(head: bytes, body
     assert out.endswith("thanks")
     one = redact("private_key=" + "".join(lines))  # on one line, as in a JSON string
     assert lines[0] not in one
+
+
+HOSTILE_HEADS = ["secret", "password", "password is", "my password is ", "unseal key 1:", "passwordauthentication(",
+                 "discord.com/api/webhooks/1", ".webhook.office.com/webhookb2/", "pk.eyJ1Ijoi", "MIIEpAIBAAK",
+                 "b3BlbnNzaC1rZXktdjE", "token", "api_key", "key", "if ", "-----BEGIN RSA PRIVATE KEY-----"]
+
+
+@pytest.mark.timing  # asserts how long it took
+@pytest.mark.parametrize("fill", [" ", "\t", " \t", "a", "A1", "=", ":"])
+def test_hostile_runs_after_a_keyword_cost_no_backtracking(fill: str) -> None:
+    """A keyword then 20 000 characters of one kind (the run a regex with two adjacent
+    whitespace loops splits every way), and a PEM BEGIN line, a long body and a broken END
+    line, repeated: redacted in well under a second, not minutes."""
+    import time
+
+    texts = [head + fill * 20_000 for head in HOSTILE_HEADS]
+    texts.append(("-----BEGIN RSA PRIVATE KEY-----" + fill * 900 + "!-----END RSA PRIVATE KEY-----\n") * 20)
+    start = time.process_time()
+    for text in texts:
+        redact(text)
+    assert time.process_time() - start < 2.0
