@@ -23,6 +23,8 @@ import ast
 from itertools import pairwise
 from pathlib import Path
 
+from support.architecture import parse
+
 LEARNING = "edgar.learning"
 
 
@@ -67,7 +69,7 @@ def _facts(root: Path, path: Path) -> tuple[bool, list[Path]]:
     """(does this file itself touch the package, the edgar and test modules it imports)."""
     try:
         source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source, str(path))
+        tree = parse(source, str(path))
     except (OSError, SyntaxError, ValueError):
         return True, []   # unreadable: cannot rule it out
     in_tests = _is_under(path, root / "tests")
