@@ -228,12 +228,14 @@ def find(text: str, low: bytes, spans: list[Span], hits: dict[int, list[int]] | 
         size, admits, anchored, windowed = _PLANS[j] or _plan(j)
         for rule, match in anchored:
             follow, probes, after = rule.follow, rule.probes, rule.after
+            first = probes[0] if probes else b""
+            more = probes[1:]
             for at in ats:
                 nxt = at + size
                 if not follow[low[nxt] if nxt < n else 256]:
                     continue  # no match starts with the keyword and this character
                 end = at + after
-                if probes and not all(find_(p, at, end) >= 0 for p in probes):
+                if first and (find_(first, at, end) < 0 or (more and not all(find_(p, at, end) >= 0 for p in more))):
                     continue  # a search each, in C, spares the attempt
                 m = match(text, at, end)
                 if m:
