@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.user_edgar import runner, workdir
+from support.users import as_user
 
 from edgar.config import ConfigError, Settings, load
 from edgar.config.cache import FILE, decode, digest, encode
@@ -138,16 +141,25 @@ def test_an_entry_naming_an_unknown_model_is_a_miss_not_an_error(tmp_path, home)
     assert load(None, environ={}).max_steps == 9
 
 
-def test_a_user_dir_that_cannot_be_written_is_no_error(tmp_path, home):
-    _write(home / "config.toml", "max_steps = 9\n")
-    os.chmod(home, 0o500)
+def test_a_user_dir_that_cannot_be_written_is_no_error():
+    # root writes anywhere: the ordinary user of support.users is who meets a read-only user dir
+    run = runner("user")
+    base = workdir(run)
+    home = base / "home"
     try:
-        if os.access(home, os.W_OK):
-            pytest.skip("running as a user who can write anywhere (root)")
-        assert load(None, environ={}).max_steps == 9
+        _write(home / "config.toml", "max_steps = 9\n")
+        run.own(base)
+        os.chmod(home, 0o500)
+        out = subprocess.run(
+            [run.python, "-c", "from edgar.config import load; print(load(None, environ={}).max_steps)"],
+            cwd=base, env=run.env(home, HOME=str(base)), capture_output=True, text=True, timeout=60,
+            **(as_user(run.user) if run.user is not None else {}))
+        assert out.returncode == 0 and out.stdout.strip() == "9", out.stderr
         assert not (home / FILE).exists()
     finally:
         os.chmod(home, 0o700)
+        shutil.rmtree(base, ignore_errors=True)
+        run.close()
 
 
 def test_what_json_cannot_say_exactly_is_never_cached():
