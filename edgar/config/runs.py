@@ -38,10 +38,11 @@ import hashlib
 import json
 import os
 import re
-import shlex
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+from edgar.shellwords import shell_words
 
 CLAUDE_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 COMMAND_DIRS = (".edgar/commands", ".claude/commands")
@@ -60,17 +61,6 @@ ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 def _root_vars(text: str, root: Path) -> str:
     return ROOT_VARS.sub(lambda _: str(root), text)
-
-
-def shell_words(command: str) -> list[str]:
-    """The words of a shell command (quotes removed, operators apart); a command that does
-    not parse (an open quote) falls back to its whitespace-separated pieces."""
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        return list(lexer)
-    except ValueError:
-        return command.split()
 
 
 def _beneath(path: str, root: str) -> bool:

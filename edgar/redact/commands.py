@@ -27,6 +27,7 @@ from edgar.redact.text import (
     Span,
     entropy,
     lazy,
+    occurrences,
 )
 from edgar.redact.upstream import starts_with_keyword
 
@@ -48,7 +49,7 @@ def find_command_credentials(text: str, raw: bytes, low: bytes, spans: list[Span
     """`literals`: where `-u`, `--user` and ` -p` are in the lower-cased text (`edgar.redact.scan`
     found them), else searched here."""
     if literals is None:
-        literals = {w: _all(low, w) for w in (b"-u", b"--user", b" -p")}
+        literals = {w: occurrences(low, w) for w in (b"-u", b"--user", b" -p")}
     for flag in (b"-u", b"--user"):
         for i in literals.get(flag, ()):
             m = _USER_FLAG.match(text, i - 1) if i else None
@@ -72,22 +73,13 @@ def _add(m, family: str, spans: list[Span]) -> None:
 
 def find_url_tokens(text: str, raw: bytes, spans: list[Span], at: list[int] | None = None) -> None:
     """`at`: where `://` is in the text (`edgar.redact.scan` found them), else searched here."""
-    for i in _all(raw, b"://") if at is None else at:
+    for i in occurrences(raw, b"://") if at is None else at:
         m = _USERINFO.match(text, i)
         if m:
             t = m.group("t")
             chars = set(t)
             if not chars.isdisjoint(DIGITS) and not (chars.isdisjoint(UPPER) and chars.isdisjoint(LOWER_CHARS)):
                 spans.append((m.start("t"), m.end("t"), "url-token", PRIO_URL))
-
-
-def _all(data: bytes, word: bytes) -> list[int]:
-    out = []
-    i = data.find(word)
-    while i >= 0:
-        out.append(i)
-        i = data.find(word, i + 1)
-    return out
 
 
 # Bare tokens: a run standing alone in a token region (`upstream.find`'s: 16 token characters

@@ -21,7 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from edgar.redact.text import DIGITS, LOWER_CHARS, PRIO_TOKEN, UPPER, Span, lazy, placeholder
+from edgar.redact.text import (
+    DIGITS,
+    LOWER_CHARS,
+    PRIO_TOKEN,
+    UPPER,
+    Span,
+    lazy,
+    occurrences,
+    placeholder,
+)
 
 _SYMBOLS = frozenset("!@#$%^&*+=?~_-.")
 
@@ -111,7 +120,7 @@ def find(text: str, low: bytes, spans: list[Span], hits: list[tuple[int, int]] |
     view; `hits`: (index into `WORDS`, start) of each keyword, as `edgar.redact.scan` reports
     them — found here with `bytes.find` when not given)."""
     if hits is None:
-        hits = [(k, at) for k, w in enumerate(WORDS) for at in _occurrences(low, w)]
+        hits = [(k, at) for k, w in enumerate(WORDS) for at in occurrences(low, w)]
     for k, at in hits:
         for rule in _BY_WORD[k]:
             m = rule.rx.match(text, at)
@@ -120,12 +129,3 @@ def find(text: str, low: bytes, spans: list[Span], hits: list[tuple[int, int]] |
                 v = text[s:e]
                 if rule.check(v) and not placeholder(v) and "[REDACTED:" not in v:
                     spans.append((s, e, rule.family, PRIO_TOKEN))
-
-
-def _occurrences(low: bytes, word: bytes) -> list[int]:
-    out = []
-    at = low.find(word)
-    while at >= 0:
-        out.append(at)
-        at = low.find(word, at + 1)
-    return out

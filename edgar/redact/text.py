@@ -42,6 +42,16 @@ class lazy:
         return getattr(compiled, name)
 
 
+def occurrences(data: bytes, word: bytes) -> list[int]:
+    """Every offset at which `word` starts in `data`, overlapping ones included, in order."""
+    out = []
+    at = data.find(word)
+    while at >= 0:
+        out.append(at)
+        at = data.find(word, at + 1)
+    return out
+
+
 def table(pairs: Iterable[tuple[bytes, int]], default: int) -> bytes:
     """A `bytes.translate` table sending each byte of each `chars` to `value`, others to `default`."""
     out = bytearray([default]) * 256

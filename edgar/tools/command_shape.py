@@ -21,13 +21,13 @@ Guarantees:
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from edgar.shellwords import shell_words
 from edgar.tools.committed import Baseline, made_since
 
 if TYPE_CHECKING:
@@ -62,18 +62,9 @@ ANSWERS: tuple[Answer, ...] = (
 _OPERATORS = {"|", "||", "&&", ";", "&", "|&", ";;", "(", ")"}
 
 
-def _words(command: str) -> list[str]:
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        return list(lexer)
-    except ValueError:
-        return command.split()
-
-
 def _stages(command: str) -> list[list[str]]:
     stages: list[list[str]] = [[]]
-    for word in _words(command):
+    for word in shell_words(command):
         if word in _OPERATORS:
             stages.append([])
         else:
