@@ -26,6 +26,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -132,9 +133,7 @@ def remember(found: str) -> bool:
             handle.write(json.dumps({"format": FORMAT, "key": found}))
         os.replace(tmp, path)
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
         return False
     return True
