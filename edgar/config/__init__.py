@@ -25,13 +25,13 @@ Adding a section: one small ``_Section`` subclass with ``Field`` bounds, one fie
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from edgar.config.cache import SettingsCache
+from edgar.config.lines import toml_line
 from edgar.declared import ConfigDict, Field, Model, model_validator
 from edgar.paths import user_dir
 from edgar.tools.modes import PermissionMode
@@ -214,9 +214,12 @@ class WebSettings(_Section):
 class GitSettings(_Section):
     """``[git]``: commits edgar makes (ADR-0108). ``auto_commit``: each turn that changed files
     ends with a commit of exactly those files, its message the prompt's first line and the
-    files (no model call)."""
+    files (no model call). ``commit_message = "model"`` (ADR-0111): one more model call per
+    commit writes the subject and body from the commit's redacted diff; on any failure the
+    summary message is used, said once."""
 
     auto_commit: bool = False
+    commit_message: Literal["summary", "model"] = "summary"
 
 
 class HookSettings(_Section):
@@ -433,40 +436,8 @@ def _describe(exc: ValidationError, place: Any, renamed: dict[str, str] | None =
 
 
 def _file_place(path: Path, text: str, loc: tuple) -> str:
-    line = line_of(text, tuple(str(part) for part in loc))
+    line = toml_line(text, tuple(str(part) for part in loc))
     return f"{path}:{line}" if line else str(path)
-
-
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"""^\s*((?:"[^"]*"|'[^']*'|[A-Za-z0-9_\-.\s])+?)\s*=""")
-_PART = re.compile(r""""([^"]*)"|'([^']*)'|([^.\s]+)""")
-
-
-def _parts(dotted: str) -> tuple[str, ...]:
-    return tuple(next(g for g in m.groups() if g is not None) for m in _PART.finditer(dotted))
-
-
-def line_of(text: str, loc: tuple[str, ...]) -> int | None:
-    """The 1-based line that defines ``loc`` (or its nearest enclosing key or table header).
-
-    Tracks ``[table]`` headers so ``providers.openai.max_retries`` finds the key under
-    ``[providers.openai]``, not the first ``max_retries`` in the file.
-    """
-    table: tuple[str, ...] = ()
-    best, best_len = None, 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line)
-        if header:
-            table = _parts(header.group(1))
-            path = table
-        else:
-            key = _KEY.match(line)
-            if not key:
-                continue
-            path = table + _parts(key.group(1))
-        if len(path) > best_len and loc[:len(path)] == path:
-            best, best_len = number, len(path)
-    return best
 
 
 def _deep_merge(into: dict[str, Any], new: dict[str, Any]) -> None:

@@ -24,6 +24,8 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
+from edgar.config.lines import json_line
+
 Scope = Literal["user", "project", "local"]
 PROJECT_FILES: tuple[str, ...] = (".claude/settings.json", ".claude/settings.local.json")
 HONOURED = ("hooks", "permissions", "env")
@@ -56,23 +58,7 @@ class ClaudeFile:
     def where(self, *needles: str) -> str:
         """``path:line`` of the first line holding every needle in order (JSON-quoted
         keys), else of the first needle, else line 1."""
-        return f"{self.path}:{line_of(self.text, needles)}"
-
-
-def line_of(text: str, needles: tuple[str, ...]) -> int:
-    """The line where the needles appear one after the other (each a JSON key, quoted)."""
-    lines = text.splitlines()
-    start = 0
-    found = 1
-    for needle in needles:
-        quoted = json.dumps(needle)
-        for number in range(start, len(lines)):
-            if quoted in lines[number]:
-                found, start = number + 1, number
-                break
-        else:
-            return found
-    return found
+        return f"{self.path}:{json_line(self.text, needles)}"
 
 
 def paths(root: Path | None, claude_home: Path) -> list[tuple[Scope, Path]]:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from edgar.config.lines import toml_line
 from edgar.hooks.matcher import check
 
 if TYPE_CHECKING:
@@ -77,13 +78,6 @@ def session_end_budget(specs: list[HookSpec]) -> float:
     return min(max(SESSION_END_BUDGET, longest), SESSION_END_MAX)
 
 
-def _line_of(text: str, needle: str) -> int:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            return number
-    return 1
-
-
 def _read(path: Path) -> tuple[str, dict[str, Any]]:
     if not path.is_file():
         return "", {}
@@ -98,7 +92,7 @@ def _read(path: Path) -> tuple[str, dict[str, Any]]:
 
 
 def _toml_where(path: Path | None, text: str) -> Callable[[str], str]:
-    return lambda event: f"{path}:{_line_of(text, f'hooks.{event}')}" if path else "settings"
+    return lambda event: f"{path}:{toml_line(text, ('hooks', event)) or 1}" if path else "settings"
 
 
 def _specs(table: Mapping[str, Any], origin: Literal["user", "project"],

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from edgar.config.lines import json_line, toml_line
 from edgar.mcp.expand import expand
 
 MCP_JSON = ".mcp.json"
@@ -53,13 +54,6 @@ class ServerSpec:
     headers: Mapping[str, str] = field(default_factory=dict)
     network: bool = False                       # this server's sandbox may reach the network
     writable: tuple[str, ...] = ()              # more dirs its sandbox may write
-
-
-def _line_of(text: str, needle: str) -> int:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            return number
-    return 1
 
 
 def _from_entry(name: str, entry: Any, origin: Literal["user", "project"], where: str, environ: Mapping[str, str],
@@ -142,7 +136,7 @@ def read_mcp_json(path: Path, environ: Mapping[str, str],
         return []
     out = []
     for name, entry in servers.items():
-        where = f"{path}:{_line_of(text, json.dumps(name))}"
+        where = f"{path}:{json_line(text, ('mcpServers', str(name)))}"
         spec = _from_entry(str(name), entry, "project", where, environ, problems)
         if spec is not None:
             out.append(spec)
@@ -182,7 +176,7 @@ def load_servers(root: Path, user_dir: Path, configured: Mapping[str, Any],
     for name, entry in configured.items():
         in_project = name in project_names
         path, text = (project_toml, project_text) if in_project else (user_toml, user_text)
-        where = f"{path}:{_line_of(text, f'servers.{name}')}" if text else "settings"
+        where = f"{path}:{toml_line(text, ('mcp', 'servers', name)) or 1}" if text else "settings"
         # the settings model keeps the keys it does not know (extra="allow"), said below
         raw = entry if isinstance(entry, dict) else {
             k: v for k, v in entry.model_dump(exclude_unset=True).items() if v is not None}

@@ -76,7 +76,7 @@ NOT_SECRET_AFTER = frozenset(
     " algorithm alg encoding bits created updated last at date time status state valid exists"
     " missing error errors message msg text title description placeholder sock socket store"
     " storage handler helper getter setter parser serializer service loader source sources"
-    " cache table lifetime age uses rate arn ref reference".split()
+    " cache table lifetime age uses rate arn ref reference mechanism mechanisms".split()
 )
 # Names that contain a secret word but are well-known non-secrets.
 NOT_SECRET_NAMES = frozenset("pwd oldpwd ssh_auth_sock gpg_agent_info".split())

@@ -1,6 +1,7 @@
 """edgar's own keyword rules: the formats and phrasings neither gitleaks nor Nosey Parker finds
-(issue 24 item 1) — a password said in a sentence, an AWS secret key after the word "secret",
-Vault unseal keys in hex, `PasswordAuthentication(user, "pw")`, Discord and Teams webhook URLs,
+(issue 24 item 1) — a password said in a sentence, a token after `bearer` or `the secret is`,
+an AWS secret key after the word "secret", Vault unseal keys in hex, `PasswordAuthentication(user,
+"pw")` and `NetworkCredential(user, "pw")`, Slack (to the end of the path), Discord and Teams webhook URLs,
 Mapbox `pk.`/`sk.`/`tk.` tokens without the word "mapbox" near them.
 
 What this module guarantees:
@@ -65,6 +66,45 @@ def _any(v: str) -> bool:
     return True
 
 
+_VOWELS = frozenset("aeiouyAEIOUY")
+
+
+def _unword(v: str) -> bool:
+    """Letters no language spells: six consonants in a row (`Flxmkqpzwv`; `strengths` has five)."""
+    run = 0
+    for c in v:
+        run = run + 1 if c.isalpha() and c not in _VOWELS else 0
+        if run >= 6:
+            return True
+    return False
+
+
+def _said_or_unword(v: str) -> bool:  # "the password was Flxmkqpzwv" too
+    return _said(v) or (len(v) >= 8 and v.isalpha() and _unword(v))
+
+
+def _bare_or_unword(v: str) -> bool:  # "password Flxmkqpzwv": a password, not a word
+    return _bare(v) or (len(v) >= 8 and v.isalpha() and _unword(v))
+
+
+def _tokenlike(v: str) -> bool:
+    """16+ characters with letters and a digit, not a reference, a path or a dotted name."""
+    chars = set(v)
+    return not (len(v) < 16 or chars.isdisjoint(DIGITS) or chars.isdisjoint(LOWER_CHARS | UPPER)
+                or v[0] in "$%{<./" or "://" in v or (v.count(".") > 2 and not v.startswith("eyJ")))
+
+
+def _tokenish(v: str) -> bool:
+    """A token said in prose (`the secret is X`): token-like, with a capital or base64's `+`/`=`
+    — never a word, a name in snake case, a path or a reference."""
+    return _tokenlike(v) and (not set(v).isdisjoint(UPPER) or "+" in v or v.endswith("="))
+
+
+def _bearer(v: str) -> bool:
+    """After `bearer` a token in lower case and digits too (`5f4dcc3b…`): three digits or more."""
+    return _tokenish(v) or (_tokenlike(v) and sum(c in DIGITS for c in v) >= 3)
+
+
 # A password in a sentence, on the word's own line: what may stand between the word and the
 # value, and the value (no brackets, quotes or commas: `password VARCHAR(255)`, `password,
 # hashed`), which must end where a word ends.
@@ -80,14 +120,19 @@ class OwnRule(NamedTuple):
 
 RULES = (
     OwnRule((b"password",), lazy(r"(?i)password(?:[ \t]+(?:is|was|will[ \t]+be|would[ \t]+be|should[ \t]+be)|[ \t]*:)[ \t]+"
-                                 r"(?:now[ \t]+|still[ \t]+|just[ \t]+)?" + _VALUE), "password", _said),
-    OwnRule((b"password",), lazy(r"(?i)password[ \t]+" + _VALUE), "password", _bare),
+                                 r"(?:now[ \t]+|still[ \t]+|just[ \t]+)?" + _VALUE), "password", _said_or_unword),
+    OwnRule((b"password",), lazy(r"(?i)password[ \t]+" + _VALUE), "password", _bare_or_unword),
     # AWS's secret access key: 40 characters of base64 after the word "secret" (and "key",
     # "access key", "is", ":" or "=") — the name alone is what says so
     # (possessive runs: a run of spaces after "secret" costs one pass, never one per split)
     OwnRule((b"secret",), lazy(r"(?i)secret(?:[ \t_-]*+(?:access[ \t_-]*+)?key)?(?:[ \t]++(?:is|was))?[ \t]*+"
                                r"(?:[:=][ \t]*+)?[\"']?"
                                r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"), "aws-secret-access-key", _mixed),
+    # a token said in prose: "bearer X", "the secret is X", "client_secret X"
+    OwnRule((b"bearer",), lazy(r"(?i)bearer[ \t]++(?P<v>[A-Za-z0-9._~+/-]{16,512}+=*+)(?![A-Za-z0-9._~+/=-])"),
+            "bearer-token", _bearer),
+    OwnRule((b"secret",), lazy(r"(?i)secret(?:[ \t]++(?:is|was)[ \t]++|[ \t]*+[:=][ \t]*+|[ \t]++)[\"']?"
+                               r"(?P<v>[A-Za-z0-9._~+/-]{16,256}+=*+)(?![A-Za-z0-9._~+/=-])"), "secret", _tokenish),
     # `vault operator init`: "Unseal Key 1: <base64>" (Nosey Parker's rule) or in hex
     OwnRule((b"unseal key", b"recovery key"),
             lazy(r"(?i)(?:unseal|recovery)\s+key\s+\d{1,2}\s*:\s*(?P<v>[0-9a-f]{64,80})(?![0-9a-f])"),
@@ -96,6 +141,16 @@ RULES = (
     OwnRule((b"passwordauthentication(",),
             lazy(r"(?i)PasswordAuthentication\(\s*[^,()\n]{1,100},\s*\"(?P<v>[^\"\\\n]{1,200})\""),
             "password", _any),
+    # .NET's NetworkCredential(user, "pw"[, domain]), however the user is given
+    OwnRule((b"networkcredential(",),
+            lazy(r"(?i)NetworkCredential\(\s*[^,()\n]{1,100},\s*@?\"(?P<v>[^\"\\\n]{1,200})\""),
+            "password", _any),
+    # Slack's webhooks to the end of their path: gitleaks' rule stops after 56 characters, and a
+    # workflow URL (T…/A…/<trigger id>/<secret>) is longer
+    OwnRule((b"hooks.slack.com/services/", b"hooks.slack.com/workflows/", b"hooks.slack.com/triggers/"),
+            lazy(r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/(?P<v>[A-Za-z0-9]{8,12}(?:/[A-Za-z0-9_-]{6,64}){2,3})"
+                 r"(?![A-Za-z0-9_-])"),
+            "slack-webhook-url", _any),
     # Discord's webhook URL: the id and the token after it are the credential
     OwnRule((b"discord.com/api/webhooks/", b"discordapp.com/api/webhooks/"),
             lazy(r"(?i)discord(?:app)?\.com/api/webhooks/(?P<v>[0-9]{17,20}/[A-Za-z0-9_-]{60,80})"),

@@ -3,7 +3,9 @@
 Guarantees:
 - ``capabilities()`` never raises and is computed at most once per process: it forks a child
   that enters the full namespace plan and runs ``true``, then falls back step by step
-  (without the user namespace — root only —, then without the network namespace).
+  (without the user namespace — root only —, then without the network namespace). That the
+  full plan worked is kept for the boot (``edgar.sandbox.probe_cache``, ADR-0115): a later
+  start with the same key skips the fork; any other answer is probed every time.
 - Each answer says *why* a layer is missing, for ``edgar doctor`` and the session notice.
 """
 
@@ -16,7 +18,7 @@ import sys
 from dataclasses import dataclass, replace
 from functools import partial
 
-from edgar.sandbox import landlock
+from edgar.sandbox import landlock, probe_cache
 from edgar.sandbox.ns import Plan, enter
 
 
@@ -82,6 +84,9 @@ def _probe() -> Capabilities:
                    "in the LSM list)")
     full = Plan(user=True, pid=True, mount=True, net=True, uid=os.getuid(), gid=os.getgid())
     found: Plan | None = None
+    key = probe_cache.key(_true())
+    if key is not None and probe_cache.seen(key):
+        return Capabilities(landlock_abi=version, namespaces=full, why_not=tuple(why))
     tries = [full, replace(full, net=False)]
     if os.geteuid() == 0:
         tries[1:1] = [replace(full, user=False)]
@@ -93,6 +98,8 @@ def _probe() -> Capabilities:
             found = plan
             break
         errors.append(error)
+    if found is full and key is not None:
+        probe_cache.remember(key)
     if found is None:
         why.append(f"namespaces: unavailable ({errors[0]})")
     elif not found.net:

@@ -10,7 +10,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edgar.config.claude_settings import ClaudeFile, line_of, read_all, read_file, unhonoured
+from edgar.config.claude_settings import ClaudeFile, read_all, read_file, unhonoured
+from edgar.config.lines import json_line as line_of
 from edgar.hooks.config import claude_hooks
 
 
