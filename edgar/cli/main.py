@@ -73,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-verify", action="store_true", help="skip the verify command")
     p.add_argument("--auto-commit", action=argparse.BooleanOptionalAction, default=None,
                    help="commit the files each turn changed, as edgar's ([git] auto_commit "
-                   "in config; off by default)")
+                   "in config; off by default; [git] commit_message = \"model\" has the model "
+                   "write the message, one more call per commit)")
     p.add_argument("-c", "--continue", dest="cont", action="store_true",
                    help="continue the most recent session")
     p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",

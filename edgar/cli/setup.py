@@ -32,6 +32,7 @@ from edgar.config import Settings
 from edgar.conversation import Message
 from edgar.core.autocommit import Committer, GitOutcome, GitRun
 from edgar.core.checkpoints import Checkpoints
+from edgar.core.commit_writer import Writer
 from edgar.core.compaction import Compactor
 from edgar.core.instructions import NestedInstructions, instruction_notes
 from edgar.core.project import Project
@@ -284,6 +285,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     commits = Committer(root=root, state=state, run=own_git(root, sandbox),
                         redact=project.redact, session_id=sid,
                         enabled=settings.git.auto_commit,
+                        writer=Writer(session, sid) if settings.git.commit_message == "model"
+                        else None,
                         say=lambda level, message: bus.publish(Notice(
                             level="warning" if level == "warning" else "info",
                             message=message, session_id=sid)))

@@ -212,9 +212,12 @@ class WebSettings(_Section):
 class GitSettings(_Section):
     """``[git]``: commits edgar makes (ADR-0108). ``auto_commit``: each turn that changed files
     ends with a commit of exactly those files, its message the prompt's first line and the
-    files (no model call)."""
+    files (no model call). ``commit_message = "model"`` (ADR-0111): one more model call per
+    commit writes the subject and body from the commit's redacted diff; on any failure the
+    summary message is used, said once."""
 
     auto_commit: bool = False
+    commit_message: Literal["summary", "model"] = "summary"
 
 
 class HookSettings(_Section):

@@ -11,7 +11,10 @@ Guarantees:
   it (the person's uncommitted work is theirs: it is named, left uncommitted); what the
   person had staged for other paths stays staged (``git commit --only``).
 - The message is written from the change (``commit_message``), redacted, with edgar's
-  trailers; the author and committer name end in ``(edgar)``. Each commit edgar makes is
+  trailers. With a ``writer`` (``[git] commit_message = "model"``, ADR-0111) the model writes
+  the subject and body from the commit's diff, redacted before it is sent: one call per
+  commit; a provider failure, a timeout or an answer that is not a message falls back to the
+  summary message, said once a session. A ``/commit MESSAGE`` keeps the person's words; the author and committer name end in ``(edgar)``. Each commit edgar makes is
   recorded in ``commits.jsonl`` (0600, edgar's state): undo trusts that record, never a
   message a commit could forge.
 - ``undo_check`` allows taking back only edgar's own commits, recorded for those turns, at
@@ -22,6 +25,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
@@ -31,8 +35,12 @@ from pathlib import Path
 from typing import Protocol
 
 from edgar.core import commit_message as msg
+from edgar.core.commit_writer import Written
+from edgar.providers.base import ProviderError
 
 RECORDS = "commits.jsonl"
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"   # what a first commit is diffed against
+WRITE_TIMEOUT = 90.0   # seconds the model may take to write one message
 
 
 class GitOutcome(Protocol):
@@ -52,6 +60,15 @@ class GitOutcome(Protocol):
 
     @property
     def ok(self) -> bool: ...
+
+
+class MessageWriter(Protocol):
+    """Writes a commit message from a diff (``edgar.core.commit_writer.Writer``)."""
+
+    @property
+    def model(self) -> str: ...
+
+    async def write(self, prompt: str, diff: str, turn_id: str) -> Written | None: ...
 
 
 class GitRun(Protocol):
@@ -119,7 +136,9 @@ class Committer:
     enabled: bool = False
     before: dict[str, str] | None = None
     written: set[str] = field(default_factory=set)   # this session's tools wrote these
+    writer: MessageWriter | None = None   # [git] commit_message = "model" (ADR-0111)
     _said_not_repo: bool = False
+    _said_fallback: bool = False
 
     # -- git ----------------------------------------------------------------------------
     async def _git(self, *args: str, input: bytes | None = None) -> GitOutcome:
@@ -215,9 +234,16 @@ class Committer:
                 self._failed("git add", added)
                 return None
         letters = {p: letter(changes[p]) for p in paths}
-        subject = msg.one_line(prompt) if title else msg.subject(prompt, letters)
-        text = self.redact(msg.compose(subject, letters, session=self.session_id, turn=turn_id))
         parent = await self.head()
+        written = None if title else await self._written(prompt, paths, parent, turn_id)
+        if written is not None and self.writer is not None:
+            text = self.redact(msg.compose(written.subject, letters, session=self.session_id,
+                                           turn=turn_id, model=self.writer.model,
+                                           body=written.body))
+        else:
+            subject = msg.one_line(prompt) if title else msg.subject(prompt, letters)
+            text = self.redact(msg.compose(subject, letters, session=self.session_id,
+                                           turn=turn_id))
         name, email = await self.identity()
         done = await self._git("-c", f"user.name={name}", "-c", f"user.email={email}",
                                "commit", "--only", "--no-verify", "--quiet",
@@ -234,6 +260,36 @@ class Committer:
         self.say("info", f"committed {commit[:7]} {msg.one_line(text)!r} "
                  f"({msg.file_list(paths)}) — edgar undo takes it back")
         return commit
+
+    async def _written(self, prompt: str, paths: Sequence[str], parent: str | None,
+                       turn_id: str) -> Written | None:
+        """The model's message for these paths' change, or None (the summary is used; the
+        first time a session falls back, it says why)."""
+        if self.writer is None:
+            return None
+        why = ""
+        written: Written | None = None
+        diff = await self._git("diff", "--no-color", "--no-ext-diff", "--no-textconv",
+                               parent or EMPTY_TREE, "--", *paths)
+        if not diff.ok:
+            why = "git diff failed"
+        else:
+            text = self.redact(diff.stdout.decode("utf-8", "replace"))
+            try:
+                async with asyncio.timeout(WRITE_TIMEOUT):
+                    written = await self.writer.write(self.redact(prompt), text, turn_id)
+            except ProviderError as exc:
+                why = f"the model call failed: {msg.clip(msg.one_line(exc.message), 160)}"
+            except TimeoutError:
+                why = f"the model took over {WRITE_TIMEOUT:.0f} s"
+            else:
+                if written is None:
+                    why = "the model's answer was empty or not a commit message"
+        if why and not self._said_fallback:
+            self._said_fallback = True
+            self.say("warning", f"commit message: {why}; the summary message is used instead "
+                     "(said once a session)")
+        return written
 
     def _failed(self, what: str, done: GitOutcome) -> None:
         why = done.problem or msg.clip(msg.one_line(done.stderr.decode("utf-8", "replace")),

@@ -62,11 +62,14 @@ class Response:
 
 async def model_call(session: CallView, request: ModelRequest, where: Where, *,
                      turn: Turn | None = None, reply: Reply | None = None,
-                     end_line: bool = False) -> Response:
+                     end_line: bool = False, quiet: bool = False) -> Response:
     """Stream ``request`` through the session's provider; publish, price and account for it.
 
     ``end_line``: if the streamed text does not end a line, publish one ``TextDelta("\\\\n")``
     before ``ModelResponded`` (compaction's summary: the answer that follows starts a line).
+    ``quiet``: no ``TextDelta``/``ThinkingDelta`` is published (a helper's call whose text is
+    not an answer: a commit message, ADR-0111); it is still priced, accounted and published
+    as one ``ModelResponded``.
     """
     publish = session.bus.publish
     reply = Reply() if reply is None else reply
@@ -76,14 +79,15 @@ async def model_call(session: CallView, request: ModelRequest, where: Where, *,
         async with aclosing(session.provider.stream(request)) as stream:
             async for item in stream:
                 reply.feed(item)
-                if isinstance(item, TextChunk):
+                if isinstance(item, Finished):
+                    finished = item
+                elif quiet:
+                    continue
+                elif isinstance(item, TextChunk):
                     last = item.text or last
                     publish(TextDelta(text=item.text, **where))
-                elif isinstance(item, ThinkingChunk):
-                    if item.text:
-                        publish(ThinkingDelta(text=item.text, **where))
-                elif isinstance(item, Finished):
-                    finished = item
+                elif isinstance(item, ThinkingChunk) and item.text:
+                    publish(ThinkingDelta(text=item.text, **where))
     except ProviderError as exc:
         if exc.usage is not None:   # what the failed call used is still billed: keep it
             _account(session, turn, exc.model or session.provider.model, exc.usage, where)

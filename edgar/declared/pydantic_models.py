@@ -134,3 +134,8 @@ def validate_assignment(target: Model, name: str, value: Any) -> Any:
     if name in type(target).model_fields:
         return declared(shadow.__dict__[name])
     return declared((shadow.model_extra or {})[name])
+
+
+def declared_of(model: Any) -> type[Model] | None:
+    """The declared model a pydantic model was built from (``model_of``), or None."""
+    return _DECLARED.get(model) if isinstance(model, type) else None

@@ -28,7 +28,7 @@ from edgar.events import ErrorKind, ErrorRecord, ToolFinished, Where
 from edgar.tools.args import ToolArgs
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
+    from pydantic_core import ValidationError
 
     from edgar.sandbox.session import SessionSandbox
     from edgar.tools.committed import Baseline
@@ -183,11 +183,16 @@ class Tool:
 
     def parse(self, raw: Any) -> Any:
         """The model's arguments checked and built; ``ToolFailure("validation")`` when wrong.
-        The first call of a tool imports pydantic and builds its model (ADR-0081)."""
-        from pydantic import ValidationError
+        Validated by pydantic-core from the cached core schema when there is one (ADR-0116),
+        else by the pydantic model, built at the tool's first call (ADR-0081): one engine,
+        the same errors."""
+        from pydantic_core import ValidationError  # pydantic's, re-exported by it
 
+        from edgar.tools.schema_cache import validator_of
+
+        check = validator_of(self.Args)
         try:
-            return self.Args.model_validate(raw)
+            return check(raw) if check is not None else self.Args.model_validate(raw)
         except ValidationError as exc:
             raise ToolFailure("validation", validation_text(exc)) from None
 

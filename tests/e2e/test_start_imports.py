@@ -124,3 +124,43 @@ def test_a_known_script_replays_without_pydantic_and_a_changed_line_is_still_che
     assert out.returncode == 2
     assert f"{script}:1: field 'usage.input_tokens': Input should be greater than or equal to 0" \
         in out.stderr
+
+
+def test_a_warm_starts_tool_call_is_validated_without_pydantic_with_the_same_errors(tmp_path):
+    # The tools' core schemas (tool-schemas.json's "core", ADR-0116) come from the first
+    # start; the second validates its tool calls with pydantic-core alone — a good call runs,
+    # a bad one gets the very same located errors — and never imports pydantic.
+    import json
+    import subprocess
+    import sys
+
+    project = make_project(tmp_path / "proj")
+    (tmp_path / "home").mkdir()
+    env = edgar_env(tmp_path / "home")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    script = write_script(tmp_path / "s.jsonl", [
+        {"tool_calls": [{"name": "shell", "input": {"command": 1, "timout": 2}}]},
+        {"tool_calls": [{"name": "shell", "input": {"command": "echo ran-$((6*7))"}}]},
+        {"text": "done"}])
+
+    def run() -> tuple[set[str], list[str]]:
+        out = subprocess.run([sys.executable, "-X", "importtime", "-m", "edgar", "-p", "go",
+                              "--model", f"scripted:{script}", "--permission-mode", "yes",
+                              "--no-history", "--output-format", "stream-json"], cwd=project,
+                             env=env, capture_output=True, text=True, timeout=60,
+                             stdin=subprocess.DEVNULL)
+        assert out.returncode == 0, out.stderr[-2000:]
+        results = [block["content"] for line in out.stdout.splitlines()
+                   for block in (json.loads(line).get("message") or {}).get("content") or []
+                   if isinstance(block, dict) and block.get("type") == "tool_result"]
+        return {m for m in _imported(out.stderr) if m.startswith("pydantic")}, results
+
+    cold, cold_results = run()
+    warm, warm_results = run()
+    assert "pydantic" in cold
+    assert "pydantic" not in warm and "pydantic_core" in warm
+    assert warm_results == cold_results
+    assert warm_results[0] == ("invalid arguments: command: Input should be a valid string; "
+                               "timout: Extra inputs are not permitted")
+    assert "ran-42" in str(warm_results[1])
