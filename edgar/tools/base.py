@@ -190,14 +190,21 @@ class Tool:
         Validated by pydantic-core from the cached core schema when there is one (ADR-0116),
         else by the pydantic model, built at the tool's first call (ADR-0081): one engine,
         the same errors."""
-        from pydantic_core import ValidationError  # pydantic's, re-exported by it
-
         from edgar.tools.schema_cache import validator_of
 
         check = validator_of(self.Args)
+        if check is None:
+            from pydantic import ValidationError
+
+            try:
+                return self.Args.model_validate(raw)
+            except ValidationError as exc:
+                raise ToolFailure("validation", validation_text(exc)) from None
+        from edgar.declared.core_schemas import engine
+
         try:
-            return check(raw) if check is not None else self.Args.model_validate(raw)
-        except ValidationError as exc:
+            return check(raw)
+        except engine().ValidationError as exc:  # pydantic's ValidationError, the same class
             raise ToolFailure("validation", validation_text(exc)) from None
 
     def summary(self, args: dict[str, Any]) -> str:
