@@ -1,13 +1,30 @@
 """The small grammar ``extract()`` reads a typed line with (docs/learning.md, ADR-0021).
 
-Guarantees: only data and pure regular expressions; no I/O, no state. Each word list is a
-closed class of English (courtesies, modal lead-ins, adverbs, determiners, irregular past
+Guarantees: only data and pure regular expressions (each compiled on first use); no I/O, no
+state beyond that. Each word list is a closed class of English (courtesies, modal lead-ins, adverbs, determiners, irregular past
 forms), never lines copied from a test set: a rule is recognised by its shape.
 """
 
 from __future__ import annotations
 
 import re
+
+_PATTERNS: dict[str, tuple[str, int]] = {}
+
+
+def _lazy(name: str, pattern: str, flags: int = 0) -> None:
+    """Pattern ``name`` of this module, compiled on first use (``__getattr__``): compiling all
+    of them at import cost every start ~7 ms (issue 26 item 1)."""
+    _PATTERNS[name] = (pattern, flags)
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    try:
+        source = _PATTERNS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    compiled = globals()[name] = re.compile(*source)
+    return compiled
 
 # Words a person puts in front of a rule without changing it: courtesy, acknowledgement,
 # transition and time ("from now on"). Matched whole, any case, in any sequence, each followed
@@ -27,13 +44,13 @@ _LEAD_WORDS = (
     r"make\s+sure\s+(?:to|that\s+you|you)|be\s+sure\s+to|remember\s+to|"
     r"(?:the\s+)?rule(?:\s+is)?|reminder"
 )
-LEAD = re.compile(rf"(?:(?:{_LEAD_WORDS})(?:\s*[,:!.;\-–—]+\s*|\s+))*", re.IGNORECASE)
+_lazy("LEAD", rf"(?:(?:{_LEAD_WORDS})(?:\s*[,:!.;\-–—]+\s*|\s+))*", re.IGNORECASE)
 
 # "don't ever", "do not ever", "dont ever": a "never" (the fact says "never").
-DONT_EVER = re.compile(r"(?:don'?t|don’t|do\s+not)\s+ever\b", re.IGNORECASE)
+_lazy("DONT_EVER", r"(?:don'?t|don’t|do\s+not)\s+ever\b", re.IGNORECASE)
 
 # Things that start with a directive word but state no rule.
-IDIOM = re.compile(
+_lazy("IDIOM",
     r"(?:never\s+(?:mind|fear|again|say\s+never|ever\s+again|gonna|too\s+late|better)"
     r"|always\s+(?:a\s+pleasure|happy\s+to|good\s+to|nice\s+to|fun)"
     r"|remember\s+that\s+(?:one|time|thing|day|guy|night|other)\b)",
@@ -74,16 +91,16 @@ ABBREVIATIONS = frozenset("e.g eg i.e ie etc vs cf approx incl esp resp al mr mr
                           "nr fig ca min max".split())
 
 # Courtesy said after the rule, in the same sentence: ", thanks", " please", " pls".
-TRAILING_COURTESY = re.compile(
+_lazy("TRAILING_COURTESY",
     r"(?:\s*[,;:\-–—]?\s+(?:please|pls|plz|thanks|thank\s+you|thx|ty|cheers)"
     r"[\s.!,]*)$", re.IGNORECASE)
 
 # "remember that <noun> we/you/from/yesterday …": a reference to an event, not a rule.
-REMEMBER_REFERENCE = re.compile(
+_lazy("REMEMBER_REFERENCE",
     r"remember\s+that\s+\S+\s+(?:we|you|i|they|from|yesterday|last|earlier|when|which|"
     r"the\s+other|this\s+morning|before)\b", re.IGNORECASE)
 
-WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_lazy("WORD", r"[A-Za-z][A-Za-z'’-]*")
 
 
 def describes(word: str) -> bool:
@@ -108,7 +125,7 @@ def describes(word: str) -> bool:
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
            r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-TIME_BOUND = re.compile(
+_lazy("TIME_BOUND",
     rf"\b(?:until|till|til|by)\s+(?:{_DAYS}|tomorrow|tonight|next|the\s+end|the\s+\w+\s+is|"
     rf"\d|{_MONTHS}|(?:the\s+)?(?:migration|release|launch|deadline|demo)\b)"
     rf"|\buntil\b|\b(?:today|tonight|tomorrow|yesterday)\b"
@@ -119,21 +136,21 @@ TIME_BOUND = re.compile(
     rf"|\b(?:a|my|the)\s+(?:meeting|call|appointment|demo)\b",
     re.IGNORECASE)
 
-REMEMBER = re.compile(r"remember\b", re.IGNORECASE)
+_lazy("REMEMBER", r"remember\b", re.IGNORECASE)
 
 # Courtesy before an instruction that is not in the directive form ("please use uv …").
-COURTESY = re.compile(r"^(?:(?:please|pls|plz|kindly|ok(?:ay)?|so|also|and|then|now)"
+_lazy("COURTESY", r"^(?:(?:please|pls|plz|kindly|ok(?:ay)?|so|also|and|then|now)"
                       r"(?:\s*[,:!.;\-–—]+\s*|\s+))+", re.IGNORECASE)
 
 # "from now on", "going forward" in front of or after an instruction: it is meant to stand.
 _STANDING = (r"from\s+now\s+on|going\s+forward|moving\s+forward|henceforth|in\s+(?:the\s+)?future|"
              r"from\s+here\s+on(?:\s+out)?|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:session|project)")
-STANDING_LEAD = re.compile(rf"^(?:{_STANDING})(?:\s*[,:!.;\-–—]+\s*|\s+)", re.IGNORECASE)
-STANDING_TRAIL = re.compile(rf"(?:\s*,)?\s+(?:{_STANDING})\s*[.!]*$", re.IGNORECASE)
+_lazy("STANDING_LEAD", rf"^(?:{_STANDING})(?:\s*[,:!.;\-–—]+\s*|\s+)", re.IGNORECASE)
+_lazy("STANDING_TRAIL", rf"(?:\s*,)?\s+(?:{_STANDING})\s*[.!]*$", re.IGNORECASE)
 
 # An instruction: starts with a verb in the base form ("use", "write", "just fix"), not a
 # pronoun, a determiner or a description ("you can see …", "the logs are …").
-IMPERATIVE = re.compile(
+_lazy("IMPERATIVE",
     r"(?:just\s+|only\s+|always\s+)?(?!(?:you|we|i|it|they|he|she|this|that|there|the|a|an|my|"
     r"our|your|its|is|are|was|were|can|could|would|will|should)\b)"
     r"(?:use|write|run|keep|put|add|make|call|name|prefer|avoid|stop|start|fix|do|don't|do\s+not|"
@@ -144,7 +161,7 @@ IMPERATIVE = re.compile(
     re.IGNORECASE)
 
 # The standing forms of issue 22, at the start of a clause (after courtesy).
-IMPLICIT = re.compile(
+_lazy("IMPLICIT",
     r"(?:stop\s+(?:using|adding|writing|running|doing|making|creating|calling|putting|"
     r"\w+ing\b)\s+[\w`\"'“(]"
     r"|use\s+\S.{0,80}?\s+(?:instead\s+of|rather\s+than|over)\s+\S"
@@ -158,7 +175,7 @@ IMPLICIT = re.compile(
     re.IGNORECASE)
 
 # "I prefer the second option", "I prefer not to say": a choice or a refusal, not a rule.
-NOT_A_PREFERENCE = re.compile(
+_lazy("NOT_A_PREFERENCE",
     r"(?:i|we)(?:\s+would|'d|’d)?\s+prefer\s+(?:the|this|that|these|those|it|option|one|"
     r"not\s+to|to\s+(?:wait|stop|think|leave\s+it|keep\s+it\s+as))\b",
     re.IGNORECASE)
