@@ -38,7 +38,13 @@ from edgar.redact.assign import (
     find_assignments,
     find_url_passwords,
 )
-from edgar.redact.blocks import KEY_START_WORDS, find_key_blocks, find_key_bodies
+from edgar.redact.blocks import (
+    KEY_START_WORDS,
+    find_key_blocks,
+    find_key_bodies,
+    find_key_lines,
+    outside,
+)
 from edgar.redact.commands import (
     find_bare_tokens,
     find_command_credentials,
@@ -177,6 +183,9 @@ class Redactor:
         if hits.key_start:
             find_key_bodies(text, spans)
         regions = upstream.find(text, raw, low, spans, hits.context)
+        blocks = find_key_lines(text, regions, spans)
+        if blocks:  # a PEM body's lines were judged as a whole: none is a bare token
+            regions = outside(regions, blocks)
         noseyparker.find(text, low, spans, hits.noseyparker)
         own.find(text, low, spans, hits.own)
         if any(op in raw for op in OPERATOR_BYTES):  # no operator, no assignment

@@ -224,6 +224,8 @@ _NAMEVIEW = table([(_CORE + b" \t'\"", ord("a"))], ord(" "))
 # ...a value of 10 or more with a digit or a capital among its first 16 (a word, a name in
 # lower case: no rule's secret)
 _VALUE = re.compile(rb"o[oq]{0,5}(?=[acd]{0,15}[cd])[acd]{%d}" % _MIN_RUN)
+_LETTERS = re.compile(rb"[a-z]{16}")
+_SEPARATOR = re.compile(rb"[_.-]")
 _NAME = table([(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-", ord("a"))], ord(" "))
 
 
@@ -264,20 +266,28 @@ def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict
     n = len(cls)
     # Tokens: 16 token characters in a row, a digit or a capital in the region, and a character
     # that is not lower-case hex (a digest or a UUID holds no keyword's token).
+    # Also a region of lower case only, with a separator and 16 letters in a row: a prefixed
+    # token whose body happens to hold no digit and no capital (`glpat-` and 20 letters); it is
+    # searched for keywords, never returned (no bare token is one).
     marks, hexes = raw.translate(_MARKS), raw.translate(_HEX)
     regions: list[tuple[int, int]] = []
+    lowered: list[tuple[int, int]] = []
     i = cls.find(_LONG_RUN)
     while i >= 0:
         lo = cls.rfind(b" ", 0, i) + 1
         hi = cls.find(b" ", i + _TOKEN_RUN)
         hi = n if hi < 0 else hi
-        if marks.find(b"x", lo, hi) >= 0 and hexes.find(b"y", lo, hi) >= 0:
-            regions.append((lo, hi))
+        if hexes.find(b"y", lo, hi) >= 0:
+            if marks.find(b"x", lo, hi) >= 0:
+                regions.append((lo, hi))
+            elif _LETTERS.search(raw, lo, hi) and _SEPARATOR.search(raw, lo, hi):
+                lowered.append((lo, hi))
         if hi >= n:
             break
         i = cls.find(_LONG_RUN, hi)
-    for k, m, at in _hits(t.token_kw, low, regions, where=True):
-        lo, hi = regions[k]
+    searched = sorted(regions + lowered) if lowered else regions
+    for k, m, at in _hits(t.token_kw, low, searched, where=True):
+        lo, hi = searched[k]
         if at > lo and raw.startswith(b"AAAA", lo):
             continue  # inside base64 of binary data (an SSH public key, a certificate)
         line = _line(text, lo, hi)

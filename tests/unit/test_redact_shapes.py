@@ -6,6 +6,9 @@ URIs, code) in the issue's order."""
 
 from __future__ import annotations
 
+import base64
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -148,3 +151,145 @@ def test_a_word_after_the_keyword_is_never_taken(word: str, lead: str, tail: str
     assert spans == []
     if ":" not in lead:  # `Password: incorrect` is also YAML, where a password may be any word
         assert redact(text) == text
+
+
+# --- item 1: PEM bodies; public material stays -------------------------------------------------
+# DER built here from random integers: a private key's bytes are random where they are not
+# structure, so these are private keys, public keys and certificates as a reader sees them.
+
+
+def _der(tag: int, body: bytes) -> bytes:
+    n = len(body)
+    size = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
+    return bytes([tag]) + size + body
+
+
+def _int(raw: bytes) -> bytes:
+    return _der(0x02, (b"\x00" + raw) if raw[0] & 0x80 else raw)
+
+
+def _seq(*items: bytes) -> bytes:
+    return _der(0x30, b"".join(items))
+
+
+def _oid(hexed: str) -> bytes:
+    return _der(0x06, bytes.fromhex(hexed))
+
+
+_RSA_OID = _seq(_oid("2a864886f70d010101"), b"\x05\x00")
+_E = _int(b"\x01\x00\x01")
+
+
+def _rsa_private(r: bytes) -> bytes:  # PKCS #1: version, n, e, d, p, q, dp, dq, qinv
+    n, d = b"\xc1" + r[:255], b"\x51" + r[255:510]
+    parts = [r[510 + 128 * k: 638 + 128 * k] for k in range(5)]
+    return _seq(_int(b"\x00"), _int(n), _E, _int(d), *(_int(b"\xe1" + p[1:]) for p in parts))
+
+
+def _spki(r: bytes) -> bytes:
+    return _seq(_RSA_OID, _der(0x03, b"\x00" + _seq(_int(b"\xc1" + r[:255]), _E)))
+
+
+def _certificate(r: bytes) -> bytes:
+    name = _seq(_der(0x31, _seq(_oid("550403"), _der(0x0C, b"edgar.example"))))
+    validity = _seq(_der(0x17, b"261203162615Z"), _der(0x17, b"271203162615Z"))
+    sha256_rsa = _seq(_oid("2a864886f70d01010b"), b"\x05\x00")
+    ext = _der(0xA3, _seq(_seq(_oid("551d13"), _der(0x04, _seq(b"\x01\x01\xff")))))
+    tbs = _seq(_der(0xA0, _int(b"\x02")), _int(b"\x1c" + r[300:319]), sha256_rsa, name, validity, name, _spki(r),
+               ext)
+    return _seq(tbs, sha256_rsa, _der(0x03, b"\x00" + r[320:576]))
+
+
+def _pem(label: str, der: bytes, headers: str = "") -> list[str]:
+    b64 = base64.b64encode(der).decode()
+    return [f"-----BEGIN {label}-----", *headers.splitlines(),
+            *(b64[i: i + 64] for i in range(0, len(b64), 64)), f"-----END {label}-----"]
+
+
+# A key's bytes are uniformly random where they are not structure: drawn from a seed, not
+# shrunk towards zeros (a body of `AAAA…` is no key).
+_RANDOM = st.integers(0, 2**64).map(lambda seed: random.Random(seed).randbytes(1200))
+_LEADS = st.sampled_from(["", "  ", "+", "-", "> ", "    "])
+
+
+@settings(max_examples=40, deadline=None)
+@given(r=_RANDOM, first=st.integers(3, 15), count=st.integers(1, 4), lead=_LEADS,
+       before=st.sampled_from(["", "here are some lines of it:\n", "$ sed -n 5,8p id_rsa\n"]))
+def test_a_private_keys_lines_from_its_middle_go_without_its_begin_line(r: bytes, first: int, count: int,
+                                                                          lead: str, before: str) -> None:
+    body = _pem("RSA PRIVATE KEY", _rsa_private(r))[1:-1]
+    lines = body[first: first + count]
+    text = before + "\n".join(lead + line for line in lines) + "\nthat was it"
+    out = redact(text)
+    assert not any(line in out for line in lines), out
+    assert out.startswith(before) and out.endswith("\nthat was it")
+
+
+@settings(max_examples=30, deadline=None)
+@given(r=_RANDOM, end=st.booleans(), armour=st.booleans())
+def test_an_encrypted_pem_goes_whole_with_or_without_its_begin_and_end(r: bytes, end: bool, armour: bool) -> None:
+    headers = "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17B5C1A0E0D3A8B9C2F4E6D7A8B9C0\n"
+    lines = _pem("RSA PRIVATE KEY", r, headers + "\n")
+    keep = lines[(0 if armour else 1): (None if end else -1)]
+    text = "\n".join(keep) + "\n\nnext paragraph"
+    out = redact(text)
+    assert not any(line in out for line in lines[4:-1] if len(line) >= 16), out
+    assert out.endswith("next paragraph")
+
+
+@settings(max_examples=30, deadline=None)
+@given(r=_RANDOM, lead=st.sampled_from(["", "  ", "+"]),
+       which=st.sampled_from(["PUBLIC KEY", "CERTIFICATE", "RSA PUBLIC KEY"]), armour=st.booleans())
+def test_public_keys_and_certificates_stay_byte_for_byte(r: bytes, lead: str, which: str, armour: bool) -> None:
+    der = {"PUBLIC KEY": _spki(r), "CERTIFICATE": _certificate(r),
+           "RSA PUBLIC KEY": _seq(_int(b"\xc1" + r[:255]), _E)}[which]
+    lines = _pem(which, der)
+    text = "\n".join(lead + line for line in (lines if armour else lines[1:-1]))
+    assert redact(text) == text
+
+
+@settings(max_examples=30, deadline=None)
+@given(r=_RANDOM, comment=st.sampled_from(["", " alice@laptop", " deploy key"]))
+def test_an_ssh_public_key_line_stays(r: bytes, comment: str) -> None:
+    def string(b: bytes) -> bytes:
+        return len(b).to_bytes(4, "big") + b
+    blob = string(b"ssh-rsa") + string(b"\x01\x00\x01") + string(b"\x00\xc1" + r[:256])
+    line = "ssh-rsa " + base64.b64encode(blob).decode() + comment
+    assert redact(line) == line
+    assert redact(f"authorized_keys:\n{line}\n{line}") == f"authorized_keys:\n{line}\n{line}"
+
+
+def test_a_pgp_public_key_block_in_a_diff_stays() -> None:
+    block = ["+-----BEGIN PGP PUBLIC KEY BLOCK-----", "+",
+             "+mDMEZxpWhhYJKwYBBAHaRw8BAQdAmYiobR2ai/lVWOBtlAPRG1ZEMG5Effavpt5w",
+             "+n+wQ//W0R0dIIENMSSBhY2NlcHRhbmNlIHRlc3QgKGZvciBHSCBDTEkgYWNjZXB0",
+             "+=3nSw", "+-----END PGP PUBLIC KEY BLOCK-----"]
+    text = "\n".join(block)
+    assert redact(text) == text
+
+
+# --- item 2: fixed-prefix tokens whatever their body ------------------------------------------
+
+PREFIXED = [
+    shape("ghp-lower", 'githubToken="ghp_kghramgqydzatqigcxozbaesyijyfzmylckv"', "ghp_kghramgqydzatqigcxozbaesyijyfzmylckv",
+          'githubToken="ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"'),
+    shape("ghp-hex", "token ghp_abcdef0123456789abcdef0123456789abcd", "ghp_abcdef0123456789abcdef0123456789abcd",
+          "token ghp_000000000000000000000000000000000000"),
+    shape("ghp-repetitive", "ghp_aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3", "ghp_aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3",
+          "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"),
+    shape("glpat-lower", "export GITLAB_TOKEN=glpat-tbydxdoxepexrqfenkmu", "glpat-tbydxdoxepexrqfenkmu",
+          "export GITLAB_TOKEN=glpat-xxxxxxxxxxxxxxxxxxxx"),
+    shape("npm-lower", "//registry.npmjs.org/:_authToken=npm_qchdqlnrcyclsfrzojgrgdlddfuyhtkyviuh",
+          "npm_qchdqlnrcyclsfrzojgrgdlddfuyhtkyviuh", "//registry.npmjs.org/:_authToken=${NPM_TOKEN}"),
+    shape("hf-lower", "HF_TOKEN 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", "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",
+          "from transformers import hf_hub_download_with_retries"),
+    shape("doppler-lower", 'dopplerToken="dp.pt.fkyclainrokltdasrieyqdjojopcqijblnihukehpgr"',
+          "dp.pt.fkyclainrokltdasrieyqdjojopcqijblnihukehpgr", 'dopplerToken="dp.pt.<your-token>"'),
+]
+
+
+@pytest.mark.parametrize(("text", "secret", "near"), PREFIXED)
+def test_a_prefixed_token_goes_whatever_its_body_and_a_placeholder_stays(text: str, secret: str, near: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert redact(near) == near
