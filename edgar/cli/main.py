@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="permission rules that are always refused, e.g. \"Bash(rm:*)\" Write")
     p.add_argument("--append-system-prompt", metavar="TEXT",
                    help="add TEXT at the end of the system prompt")
+    p.add_argument("--add-dir", dest="add_dir", action="append", nargs="+", metavar="DIR",
+                   help="let the tools and the sandboxed shell read and write DIR too, confined "
+                   "like the project root (repeatable; tools.add_dirs in config)")
     p.add_argument("--verbose", action="store_true",
                    help="-p: show each tool call on stderr, with or without a terminal")
     p.add_argument("--max-steps", type=int, metavar="N",

@@ -39,7 +39,28 @@ def settings_for(args: argparse.Namespace, root: Path):
                                  "max_steps": args.max_steps,
                                  "git.auto_commit": args.auto_commit,
                                  "max_turns": args.max_turns,    # deprecated (ADR-0058)
-                                 "append_system_prompt": args.append_system_prompt})
+                                 "append_system_prompt": args.append_system_prompt,
+                                 "tools.add_dirs": added_dirs(args)})
+
+
+def added_dirs(args: argparse.Namespace) -> list[str] | None:
+    """``--add-dir`` as real paths, each checked to be a directory (ADR-0113); None without."""
+    given = [d for group in getattr(args, "add_dir", None) or [] for d in group]
+    if not given:
+        return None
+    return [checked_dir(d, "--add-dir") for d in given]
+
+
+def checked_dir(given: str, where: str) -> str:
+    """``given`` as a real path; ``UsageError`` naming ``where`` unless it is a directory."""
+    import os
+
+    path = os.path.realpath(os.path.expanduser(given))
+    if not os.path.exists(path):
+        raise UsageError(f"{where} {given}: no such directory")
+    if not os.path.isdir(path):
+        raise UsageError(f"{where} {given}: not a directory (give the directory that holds it)")
+    return path
 
 
 def flag_rules(args: argparse.Namespace) -> tuple[list[str], list[str]]:
@@ -67,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     root = find_root()
     try:
         settings = settings_for(args, root)
+        for given in settings.tools.add_dirs:   # from config: checked as the flag's are
+            checked_dir(given, "tools.add_dirs:")
         resumed = _resume(args, root)
         if resumed == "listed":
             return 0

@@ -10,7 +10,9 @@ Guarantees:
   before), so a cloned repository cannot grant itself the network this way.
 - ``close`` releases every sandbox made here (not the session's own).
 - ``session_policy(root, settings)`` is the one way a session's policy is made from
-  ``[sandbox]`` (mode, network, writable dirs, passed variables): the session, its git,
+  ``[sandbox]`` (mode, network, writable dirs, passed variables) and the directories the
+  person added (``--add-dir``, ``tools.add_dirs``: writable roots with their own protected
+  paths): the session, its git,
   ``edgar undo``/``diff`` and ``edgar doctor`` all ask it, so doctor reports what commands get.
   It protects, beside the policy's own paths, every project file the trust record says trusted
   config runs (``trust.covered``), so the model's commands cannot rewrite a trusted script.
@@ -43,9 +45,10 @@ def session_policy(root: Path, settings: Settings, *, network: bool = False,
     box = settings.sandbox
     extra = tuple(os.path.expanduser(p) for p in (*box.writable, *writable))
     runs = tuple(str(root / name) for name in covered(root))   # ADR-0073: read-only too
+    added = tuple(os.path.expanduser(p) for p in settings.tools.add_dirs)   # ADR-0113
     return Policy.for_project(root, mode=box.mode, network=box.network or network,
                               extra_writable=extra, env=tuple(box.env), extra_protected=runs,
-                              set_env=set_env)
+                              set_env=set_env, extra_roots=added)
 
 
 class Sandboxes:

@@ -104,6 +104,8 @@ class ToolsSettings(_Section):
 
     shell_timeout: float = Field(120.0, gt=0, le=DAY)
     allow_outside_root: bool = False
+    # more roots the tools and commands may read and write (--add-dir; ADR-0113)
+    add_dirs: list[str] = Field(default_factory=list, max_length=64)
     max_subagent_depth: int = Field(2, ge=0, le=10)
 
 

@@ -80,6 +80,8 @@ GATES: tuple[Gate, ...] = (
          "lets tools run without asking"),
     Gate("tools.allow_outside_root", lambda v: v is True,
          "lets tools read and write outside the project"),
+    Gate("tools.add_dirs", lambda v: bool(v),
+         "lets tools and commands read and write these directories outside the project"),
     Gate("sandbox.mode", lambda v: v == "off", "runs commands without the sandbox"),
     Gate("sandbox.network", lambda v: v is True, "lets commands reach the network"),
     Gate("sandbox.writable", lambda v: bool(v), "lets commands write outside the project"),

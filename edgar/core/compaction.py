@@ -125,7 +125,8 @@ class Compactor:
 
     def _chars(self, session: StepView, skills: list[tuple[str, str]]) -> int:
         system = system_prompt(session.root, session.facts(), skills,
-                               append=self.settings.append_system_prompt)
+                               append=self.settings.append_system_prompt,
+                               add_dirs=self.settings.tools.add_dirs)
         return request_chars(system, session.messages, [t.spec() for t in session.tools.values()])
 
     def tokens(self, session: StepView, skills: list[tuple[str, str]] | None = None) -> int:

@@ -48,10 +48,17 @@ def _system_name() -> str:
 
 def system_prompt(root: Path, facts: Iterable[str | FactLike] = (),
                   skills: Iterable[tuple[str, str]] = (),
-                  today: datetime.date | None = None, append: str | None = None) -> str:
-    """``append``: the person's own words for the end (``--append-system-prompt``)."""
+                  today: datetime.date | None = None, append: str | None = None,
+                  add_dirs: Iterable[str] = ()) -> str:
+    """``append``: the person's own words for the end (``--append-system-prompt``);
+    ``add_dirs``: the directories the person added (``--add-dir``), named for the model."""
     day = (today or datetime.date.today()).isoformat()
-    sections = [BASE, f"Project root: {root}\nPlatform: {_system_name()}\nToday: {day}"]
+    where = f"Project root: {root}"
+    added = [os.path.realpath(os.path.expanduser(d)) for d in add_dirs]
+    if added:
+        where += ("\nAdditional working directories (the tools read and write them too; give "
+                  "their paths absolute): " + ", ".join(added))
+    sections = [BASE, f"{where}\nPlatform: {_system_name()}\nToday: {day}"]
     instructions = project_instructions(root)
     if instructions:
         sections.append("Project instructions:\n" + instructions)

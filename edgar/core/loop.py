@@ -61,7 +61,7 @@ from edgar.events import (
 )
 from edgar.providers import server_tools
 from edgar.providers.base import Finished, ModelRequest, ProviderError, ToolCall
-from edgar.tools.base import ToolContext, clip
+from edgar.tools.base import ToolContext, added_roots, clip
 from edgar.tools.modes import AFTER_PLAN, PLAN
 
 Append = Callable[[Message], None]
@@ -369,7 +369,8 @@ def _tool_context(session: Session, turn: Turn) -> ToolContext:
                       shell_timeout=tools.shell_timeout,
                       depth=turn.depth, permission=session.gate, sandbox=session.sandbox,
                       checkpoint=session.checkpoints, on_output=session.display_output,
-                      guard=session.guard, baseline=session.baseline)
+                      guard=session.guard, baseline=session.baseline,
+                      extra_roots=added_roots(tools.add_dirs))
     if turn.depth == 0:
         ctx.todos = session.todos
     if turn.depth == 0 and session.gate.mode == PLAN:

@@ -53,11 +53,22 @@ PLAN_MODE = ("<system-reminder>\nPlan mode is on: the user wants a plan before a
              "</system-reminder>")
 
 
+class PromptTools(Protocol):
+    """What the prompt reads of ``[tools]``: the directories the person added."""
+
+    @property
+    def add_dirs(self) -> list[str]: ...
+
+
 class PromptSettings(Protocol):
-    """What the prompt reads of the settings: the person's own words to end it with."""
+    """What the prompt reads of the settings: the person's own words to end it with, and the
+    directories the person added (``--add-dir``)."""
 
     @property
     def append_system_prompt(self) -> str | None: ...
+
+    @property
+    def tools(self) -> PromptTools: ...
 
 
 class PromptView(Protocol):
@@ -98,7 +109,8 @@ def system(session: PromptView, today: datetime.date | None = None) -> str:
         day = today or _today()
         facts = session.facts()
         state.text = system_prompt(session.root, facts, (), today=day,
-                                   append=session.settings.append_system_prompt)
+                                   append=session.settings.append_system_prompt,
+                                   add_dirs=session.settings.tools.add_dirs)
         state.facts, state.day = {_text(f) for f in facts}, day.isoformat()
         if session.log is not None:   # what -c/-r continue from
             session.log.mark("system", **state.to_json())

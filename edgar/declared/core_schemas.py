@@ -7,19 +7,31 @@ Guarantees:
   metadata left out; None when anything in it is not plain JSON — a function validator, an
   enum, a default factory, a tuple, a ``mode="after"`` validator on any model in it, a custom
   ``__init__`` or a computed field —: such a model is validated by pydantic as before.
-- ``validator(schema)`` is ``pydantic_core.SchemaValidator`` of that schema (importing
-  pydantic-core, not pydantic), with each named class replaced by a stand-in of the same name
+- ``validator(schema)`` is ``pydantic_core.SchemaValidator`` of that schema (loading
+  pydantic-core's compiled engine, ``engine()``, not pydantic), with each named class
+  replaced by a stand-in of the same name
   (pydantic-core needs a class to fill): what it returns is made of declared models again
   (``trusted``, with pydantic's fields set and extras). It raises pydantic's own
   ``ValidationError`` (pydantic re-exports pydantic-core's), with the same errors — types,
   locations, messages — as ``cls.model_validate``, since the engine and the schema are the
   same. A schema naming a class edgar no longer has raises ``CacheFormatError``.
+- ``engine()`` is the module ``pydantic_core._pydantic_core``, the one pydantic and
+  pydantic-core use (``sys.modules``): when neither is imported yet it is loaded alone from
+  pydantic-core's own directory, without running ``pydantic_core/__init__.py`` (its
+  ``core_schema`` of TypedDicts and ``typing_extensions`` cost ~10 ms a start and only
+  describe schemas); a later ``import pydantic`` finds and uses this very module, so
+  ``ValidationError`` is one class. Anything unexpected: the ordinary import.
 """
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import json
+import os
+import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from edgar.declared import Model, declared_class
@@ -77,9 +89,53 @@ def portable(cls: type[Model]) -> dict[str, Any] | None:
     return made
 
 
+_ENGINE = "pydantic_core._pydantic_core"
+
+
+def engine() -> ModuleType:
+    """pydantic-core's compiled module (see the module's guarantees)."""
+    found = sys.modules.get(_ENGINE)
+    if found is not None:
+        return found
+    if "pydantic_core" not in sys.modules:
+        loaded = _load_alone()
+        if loaded is not None:
+            return loaded
+    import pydantic_core._pydantic_core as ordinary
+
+    return ordinary
+
+
+def _load_alone() -> ModuleType | None:
+    try:
+        spec = importlib.util.find_spec("pydantic_core")
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                path = os.path.join(folder, "_pydantic_core" + suffix)
+                if os.path.isfile(path):
+                    loader = importlib.machinery.ExtensionFileLoader(_ENGINE, path)
+                    made = importlib.util.module_from_spec(
+                        importlib.util.spec_from_loader(_ENGINE, loader, origin=path)
+                        or _no_spec())
+                    sys.modules[_ENGINE] = made
+                    try:
+                        loader.exec_module(made)
+                    except BaseException:
+                        del sys.modules[_ENGINE]
+                        raise
+                    return made
+    except (ImportError, OSError, ValueError):
+        return None
+    return None
+
+
+def _no_spec() -> Any:
+    raise ImportError("no spec for pydantic-core's engine")
+
+
 def validator(schema: dict[str, Any]) -> Callable[[Any], Model]:
     """A function validating data against ``schema`` (from ``portable``) into declared models."""
-    from pydantic_core import SchemaValidator
+    SchemaValidator = engine().SchemaValidator  # noqa: N806  (the class, by its name)
 
     stand_ins: dict[type, type[Model]] = {}
 
@@ -103,7 +159,7 @@ def validator(schema: dict[str, Any]) -> Callable[[Any], Model]:
         return node
 
     core = rebuild(schema)
-    engine = SchemaValidator(core, core.get("config"))
+    checker = SchemaValidator(core, core.get("config"))
 
     def declared(value: Any) -> Any:
         cls = stand_ins.get(type(value))
@@ -121,7 +177,7 @@ def validator(schema: dict[str, Any]) -> Callable[[Any], Model]:
         return value
 
     def validate(data: Any) -> Model:
-        made = declared(engine.validate_python(data))
+        made = declared(checker.validate_python(data))
         assert isinstance(made, Model)
         return made
 

@@ -7,6 +7,10 @@ Guarantees:
   and so does each path in ``extra_protected`` (the project files trusted config runs,
   ADR-0073: the caller names them, since the sandbox knows nothing of config).
   ``read-only`` allows writes to the temp dirs only; ``off`` confines nothing.
+- ``extra_roots`` (the person's ``--add-dir`` directories, ADR-0113) are writable in
+  ``workspace-write`` like the project root, and what ``protected_in`` names inside each
+  (its ``.edgar/``, its ``.git`` hooks and config) stays read-only as the project's does;
+  ``read-only`` protects them whole.
 - Network is off unless ``network=True``.
 - ``env`` names the variables the person passes to commands beyond the allow-list of
   ``edgar.sandbox.env`` (``[sandbox] env``); the policy carries names of edgar's environment,
@@ -93,6 +97,7 @@ class Policy:
     env: tuple[str, ...] = ()        # more variables the person passes ([sandbox] env)
     set_env: tuple[tuple[str, str], ...] = ()   # (name, value) a settings file sets (ADR-0079)
     user_dir: str | None = None      # edgar's user dir (protected; made before the first command)
+    extra_roots: tuple[str, ...] = ()   # --add-dir directories, writable like the root
     max_processes: int = MAX_PROCESSES   # processes one command may have at once
     devices: tuple[str, ...] = field(default=DEVICE_FILES)
 
@@ -101,18 +106,22 @@ class Policy:
                     extra_writable: tuple[str, ...] = (), user_dir: Path | None = None,
                     env: tuple[str, ...] = (),
                     extra_protected: tuple[str, ...] = (),
-                    set_env: tuple[tuple[str, str], ...] = ()) -> Policy:
+                    set_env: tuple[tuple[str, str], ...] = (),
+                    extra_roots: tuple[str, ...] = ()) -> Policy:
         if mode not in MODES:
             raise ValueError(f"unknown sandbox mode {mode!r} (one of {', '.join(MODES)})")
         real = Path(os.path.realpath(root))
+        added = [os.path.realpath(p) for p in extra_roots]
         writable = [*temp_dirs(), *DEVICE_DIRS]
         if mode == "workspace-write":
-            writable.insert(0, str(real))
+            writable[0:0] = [str(real), *added]
         writable += [os.path.realpath(p) for p in extra_writable]
         protected = [str(p) for p in protected_in(real)]
+        for other in added:
+            protected += [str(p) for p in protected_in(Path(other))]
         protected += [os.path.realpath(p) for p in extra_protected]
         if mode == "read-only":
-            protected.insert(0, str(real))  # even where the project lives in a temp dir
+            protected[0:0] = [str(real), *added]  # even where they live in a temp dir
         if user_dir is None:
             from edgar.paths import user_dir as find_user_dir
 
@@ -121,7 +130,8 @@ class Policy:
         return cls(mode=mode, writable=tuple(dict.fromkeys(writable)),
                    protected=tuple(dict.fromkeys(protected)), network=network, root=str(real),
                    env=tuple(dict.fromkeys(env)), set_env=tuple(set_env),
-                   user_dir=os.path.realpath(user_dir))
+                   user_dir=os.path.realpath(user_dir),
+                   extra_roots=tuple(dict.fromkeys(added)))
 
     @property
     def confined(self) -> bool:

@@ -11,6 +11,8 @@ Guarantees:
 - What it makes is empty, so git, edgar and the person see no difference; an entry that
   exists is never changed, whatever it is (a regular file where a directory belongs is left
   to the code that reads it), and nothing is followed through a symlink.
+- In each added directory (``Policy.extra_roots``, ``--add-dir``) the same git paths are made
+  when it is a repository; its ``.edgar/`` is not made (it is not a project edgar opened).
 - It never raises: a path it cannot make is left as it was (the layers still refuse what the
   policy refuses); mode ``off`` makes nothing.
 """
@@ -51,7 +53,11 @@ def prepare(policy: Policy) -> None:
         return
     root = Path(policy.root)
     _dir(root / ".edgar", 0o700)
-    git = root / ".git"
+    for base in (root, *(Path(p) for p in policy.extra_roots)):
+        _git(base / ".git")
+
+
+def _git(git: Path) -> None:
     if not git.is_dir() or git.is_symlink():
         return
     _dir(git / "hooks", 0o755)

@@ -8,10 +8,11 @@ Guarantees:
 - A tool reports failure by raising ``ToolFailure(kind, message, …)``; the harness turns it
   into an ``ErrorRecord`` (the shape, for the bus) and a ``ToolResultBlock`` (the text, for
   the model only).
-- Paths are resolved inside the project root; anything outside is refused unless allowed.
+- Paths are resolved inside the project root or a directory the person added
+  (``--add-dir``, ``ToolContext.extra_roots``); anything outside is refused unless allowed.
   A path to write (``resolve_for_write``) is refused, with the reason, under ``.edgar/``,
-  ``.git/`` and edgar's user dir, and where it is a project file trusted config runs (a
-  hook's script, an MCP server's source: ``edgar.config.trust.covered``, ADR-0073), however
+  ``.git/`` (the project's and each added directory's) and edgar's user dir, and where it
+  is a project file trusted config runs (a hook's script, an MCP server's source: ``edgar.config.trust.covered``, ADR-0073), however
   it is spelt (symlinks are resolved first).
 """
 
@@ -37,7 +38,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
            "HookVerdict", "ToolGuard",
-           "args_schema", "validation_text", "resolve", "resolve_for_write", "clip", "strip_env"]
+           "args_schema", "validation_text", "resolve", "resolve_for_write", "root_of", "added_roots", "clip",
+           "strip_env"]
 
 Access = Literal["read", "write", "shell", "task", "web"]
 
@@ -165,6 +167,8 @@ class ToolContext:
     stopped: str | None = None   # a hook's continue: false; the loop ends the turn
     # what the session began on: the only project files an error fact may name (issue 21 item 8)
     baseline: Baseline | None = None
+    # the person's --add-dir directories (resolved): more roots, confined like the project's
+    extra_roots: tuple[Path, ...] = ()
 
 
 class Tool:
@@ -186,14 +190,21 @@ class Tool:
         Validated by pydantic-core from the cached core schema when there is one (ADR-0116),
         else by the pydantic model, built at the tool's first call (ADR-0081): one engine,
         the same errors."""
-        from pydantic_core import ValidationError  # pydantic's, re-exported by it
-
         from edgar.tools.schema_cache import validator_of
 
         check = validator_of(self.Args)
+        if check is None:
+            from pydantic import ValidationError
+
+            try:
+                return self.Args.model_validate(raw)
+            except ValidationError as exc:
+                raise ToolFailure("validation", validation_text(exc)) from None
+        from edgar.declared.core_schemas import engine
+
         try:
-            return check(raw) if check is not None else self.Args.model_validate(raw)
-        except ValidationError as exc:
+            return check(raw)
+        except engine().ValidationError as exc:  # pydantic's ValidationError, the same class
             raise ToolFailure("validation", validation_text(exc)) from None
 
     def summary(self, args: dict[str, Any]) -> str:
@@ -216,7 +227,8 @@ def strip_env(environ: Mapping[str, str]) -> dict[str, str]:
 
 
 def resolve(ctx: ToolContext, path: str) -> Path:
-    """An absolute path for ``path`` (relative to the root), refused outside the root."""
+    """An absolute path for ``path`` (relative to the root), refused outside the root and the
+    added directories (``--add-dir``)."""
     if "\0" in path:
         raise ToolFailure("validation", "the path contains a NUL character")
     raw = Path(os.path.expanduser(path))
@@ -226,33 +238,53 @@ def resolve(ctx: ToolContext, path: str) -> Path:
         raise ToolFailure("denied", f"{path}: cannot be resolved ({exc.strerror or exc}); "
                           "edgar does not follow links that loop or change under it") from None
     root = ctx.root.resolve()
-    if not ctx.allow_outside_root and full != root and root not in full.parents:
-        raise ToolFailure("denied", f"{path} is outside the project root {root}; "
-                          "set tools.allow_outside_root = true to allow it")
+    if not ctx.allow_outside_root and root_of(full, (root, *ctx.extra_roots)) is None:
+        added = "".join(f", {p}" for p in ctx.extra_roots)
+        where = (f"the project root {root} and the added directories ({added[2:]})"
+                 if added else f"the project root {root}")
+        raise ToolFailure("denied", f"{path} is outside {where}; add its directory with "
+                          "--add-dir, or set tools.allow_outside_root = true to allow it")
     return full
+
+
+def added_roots(dirs: list[str] | tuple[str, ...]) -> tuple[Path, ...]:
+    """``tools.add_dirs`` as the resolved roots ``ToolContext.extra_roots`` holds."""
+    return tuple(dict.fromkeys(Path(os.path.realpath(os.path.expanduser(d))) for d in dirs))
+
+
+def root_of(full: Path, roots: tuple[Path, ...]) -> Path | None:
+    """The first of ``roots`` (resolved) that ``full`` (resolved) lies beneath, or None."""
+    for base in roots:
+        if full == base or base in full.parents:
+            return base
+    return None
 
 
 def resolve_for_write(ctx: ToolContext, path: str) -> Path:
     """``resolve``, and refused where a write would change what edgar or git does next."""
     full = resolve(ctx, path)
-    reason = protected_reason(ctx.root.resolve(), full)
+    reason = protected_reason(ctx.root.resolve(), full, ctx.extra_roots)
     if reason:
         raise ToolFailure("denied", f"{path}: {reason}; ask the person to change it themselves")
     return full
 
 
-def protected_reason(root: Path, full: Path) -> str | None:
-    """Why ``full`` (resolved) is not the model's to write, or None."""
+def protected_reason(root: Path, full: Path, extra_roots: tuple[Path, ...] = ()) -> str | None:
+    """Why ``full`` (resolved) is not the model's to write, or None. An added directory's
+    ``.edgar/`` and ``.git/`` are protected as the project's are."""
     from edgar.paths import user_dir
 
     def inside(base: Path) -> bool:
         return full == base or base in full.parents
 
-    if inside(root / ".edgar"):
-        return ".edgar/ is edgar's own state (its config, memory and sessions), not a tool's"
-    if inside(root / ".git"):
-        return (".git/ is git's internals: its hooks and config run code and no tool edits "
-                "them")
+    for base in (root, *extra_roots):
+        shown = "" if base == root else f"{base}/"
+        if inside(base / ".edgar"):
+            return (f"{shown}.edgar/ is edgar's own state (its config, memory and sessions), "
+                    "not a tool's")
+        if inside(base / ".git"):
+            return (f"{shown}.git/ is git's internals: its hooks and config run code and no "
+                    "tool edits them")
     home = Path(os.path.realpath(user_dir()))
     if inside(home):
         return f"{home} is edgar's user dir (its config and trust records), not a tool's"

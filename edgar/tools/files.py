@@ -6,8 +6,8 @@ Guarantees:
   (or ``replace_all``), and says which of the two it was when it refuses. Neither writes
   under ``.edgar/``, ``.git/`` or edgar's user dir, or at a file trusted config runs
   (``resolve_for_write``).
-- Beneath the root both open every component without following links (``tools/beneath``,
-  ADR-0076): a directory swapped for a link after the check is refused with the reason, never
+- Beneath the root, or an added directory (``--add-dir``, ADR-0113), both open every
+  component without following links (``tools/beneath``, ADR-0076): a directory swapped for a link after the check is refused with the reason, never
   written through. A file ``write`` creates gets 0666 less the umask; one it replaces keeps
   its mode.
 - ``read`` reads only regular files (a FIFO, socket or device is refused, never waited on)
@@ -46,9 +46,9 @@ EDIT_MAX_BYTES = 16 * 1024 * 1024  # edit loads the file whole; past this it ref
 COUNT_MAX_BYTES = 64 * 1024 * 1024  # how far past the window "N more lines" is counted
 
 
-def _read_text(root: Path, path: Path, shown: str) -> str:
-    """A whole (bounded) text file, for edit; beneath the root without following links."""
-    inner = _beneath(root, path)
+def _read_text(roots: tuple[Path, ...], path: Path, shown: str) -> str:
+    """A whole (bounded) text file, for edit; beneath its root without following links."""
+    root, inner = _beneath(roots, path)
     if inner is None:
         with open_regular(path, shown) as handle:
             data = handle.read(EDIT_MAX_BYTES + 1)
@@ -130,17 +130,26 @@ def _more(handle: IO[bytes], stop: threading.Event, current: int) -> str:
     return f"more lines follow line {current - 1} (the file is {size:,} bytes)"
 
 
-def _beneath(root: Path, path: Path) -> str | None:
-    """``path`` relative to the (resolved) root, or None when it lies outside it."""
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return None
+def _beneath(roots: tuple[Path, ...], path: Path) -> tuple[Path, str | None]:
+    """The first of ``roots`` (resolved: the project's, then the added directories) that
+    holds ``path``, and ``path`` relative to it; (the project root, None) when none does."""
+    for root in roots:
+        try:
+            return root, path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return roots[0], None
 
 
-def save(root: Path, path: Path, shown: str, text: str) -> None:
-    """Write ``text`` to ``path``: beneath the root link-free (ADR-0076), else as before."""
-    inner = _beneath(root, path)
+def write_roots(ctx: ToolContext) -> tuple[Path, ...]:
+    """Where this context's tools may write: the project root, then each added directory."""
+    return (ctx.root.resolve(), *ctx.extra_roots)
+
+
+def save(roots: tuple[Path, ...], path: Path, shown: str, text: str) -> None:
+    """Write ``text`` to ``path``: beneath its root link-free (ADR-0076, ADR-0113), else as
+    before."""
+    root, inner = _beneath(roots, path)
     if inner is None:   # outside the root: only with tools.allow_outside_root
         atomic_write(path, text)
         return
@@ -217,7 +226,7 @@ class Write(Tool):
         if path.is_dir():
             raise ToolFailure("validation", f"{args.path} is a directory")
         existed = path.exists()
-        save(ctx.root.resolve(), path, args.path, args.content)
+        save(write_roots(ctx), path, args.path, args.content)
         verb = "overwrote" if existed else "created"
         return ToolOutcome(f"{verb} {args.path} ({len(args.content)} characters)",
                            files=(rel(ctx, path),))
@@ -247,7 +256,7 @@ class Edit(Tool):
         return await off_loop(lambda stop: self._edit(path, args, ctx))
 
     def _edit(self, path: Path, args: EditArgs, ctx: ToolContext) -> ToolOutcome:
-        content = _read_text(ctx.root.resolve(), path, args.path)
+        content = _read_text(write_roots(ctx), path, args.path)
         count = content.count(args.old_string)
         if count == 0:
             raise ToolFailure("edit_no_match", f"old_string was not found in {args.path}; "
@@ -257,6 +266,6 @@ class Edit(Tool):
                               f"{args.path}; add surrounding lines to make it unique, or set "
                               "replace_all")
         new = content.replace(args.old_string, args.new_string, -1 if args.replace_all else 1)
-        save(ctx.root.resolve(), path, args.path, new)
+        save(write_roots(ctx), path, args.path, new)
         return ToolOutcome(f"edited {args.path} ({count} replacement{'s' * (count > 1)})",
                            files=(rel(ctx, path),))

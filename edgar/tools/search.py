@@ -3,8 +3,8 @@
 Guarantees:
 - Results are bounded (``LIMIT`` entries) and say when they were cut; an invalid regular
   expression is a ``validation`` error.
-- Only regular files inside the root are listed or read: a symlink whose target leaves the
-  root is skipped (never followed), and so are FIFOs, sockets and devices — nothing can make
+- Only regular files inside the root (or the added directory searched, ``--add-dir``) are
+  listed or read: a symlink whose target leaves it is skipped (never followed), and so are FIFOs, sockets and devices — nothing can make
   a search block or read ``/dev/zero``.
 - grep streams each file line by line (lines cut at ``fileio.MAX_LINE``), skips binary files,
   and skips files over ``GREP_MAX_BYTES`` while walking a directory, saying which; memory
@@ -32,6 +32,7 @@ from edgar.tools.base import (
     ToolOutcome,
     rel,
     resolve,
+    root_of,
 )
 from edgar.tools.fileio import SNIFF, inside, is_binary, lines, off_loop, shown, text
 
@@ -69,6 +70,8 @@ class GlobArgs(ToolArgs):
     """Arguments of ``glob``."""
 
     pattern: str = Field(description="Glob pattern relative to the root, e.g. 'src/**/*.py'")
+    path: str | None = Field(None, description="Directory to search in (default: the project "
+                             "root); the pattern is relative to it")
 
 
 class Glob(Tool):
@@ -78,22 +81,32 @@ class Glob(Tool):
     access = "read"
 
     async def run(self, args: GlobArgs, ctx: ToolContext) -> ToolOutcome:
-        return await off_loop(lambda stop: self._glob(args, ctx, stop))
+        base = resolve(ctx, args.path) if args.path else ctx.root.resolve()
+        return await off_loop(lambda stop: self._glob(args, base, ctx, stop))
 
-    def _glob(self, args: GlobArgs, ctx: ToolContext, stop: threading.Event) -> ToolOutcome:
-        root = ctx.root.resolve()
+    def _glob(self, args: GlobArgs, base: Path, ctx: ToolContext,
+              stop: threading.Event) -> ToolOutcome:
+        if not base.is_dir():
+            raise ToolFailure("not_found", f"{args.path} is not a directory")
+        root = _walk_root(ctx, base)
         pattern = args.pattern.lstrip("./") if args.pattern.startswith("./") else args.pattern
         found: list[str] = []
-        for path in walk(root, root, stop):
-            name = rel(ctx, path)
-            if _glob_match(name, pattern):
-                found.append(shown(name))
+        for path in walk(base, root, stop):
+            if _glob_match(path.relative_to(base).as_posix(), pattern):
+                found.append(shown(rel(ctx, path)))
                 if len(found) > LIMIT:
                     break
         if not found:
             return ToolOutcome(f"no files match {args.pattern}")
         cut = f"\n… more than {LIMIT} matches; narrow the pattern" if len(found) > LIMIT else ""
         return ToolOutcome("\n".join(found[:LIMIT]) + cut)
+
+
+def _walk_root(ctx: ToolContext, base: Path) -> Path:
+    """The root a walk from ``base`` stays in: the added directory holding it (``--add-dir``),
+    else the project root."""
+    root = ctx.root.resolve()
+    return root_of(base, (root, *ctx.extra_roots)) or root
 
 
 def _glob_match(name: str, pattern: str) -> bool:
@@ -127,7 +140,7 @@ class Grep(Tool):
 
     def _grep(self, regex: re.Pattern[str], base: Path, args: GrepArgs, ctx: ToolContext,
               stop: threading.Event) -> ToolOutcome:
-        root = ctx.root.resolve()
+        root = _walk_root(ctx, base)
         if not base.exists():
             raise ToolFailure("not_found", f"{args.path} does not exist")
         single = not base.is_dir()

@@ -159,7 +159,9 @@ def test_a_warm_starts_tool_call_is_validated_without_pydantic_with_the_same_err
     cold, cold_results = run()
     warm, warm_results = run()
     assert "pydantic" in cold
-    assert "pydantic" not in warm and "pydantic_core" in warm
+    # pydantic-core's compiled engine is loaded alone (not through an import -X importtime
+    # reports): neither pydantic nor pydantic_core/__init__.py is imported
+    assert warm == set()
     assert warm_results == cold_results
     assert warm_results[0] == ("invalid arguments: command: Input should be a valid string; "
                                "timout: Extra inputs are not permitted")

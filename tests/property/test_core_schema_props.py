@@ -79,3 +79,31 @@ def test_examples_a_person_would_see():
     for data in [{}, {"command": 1}, {"command": "ls", "timeout": -1}, "ls", None,
                  {"command": "ls", "timout": 3}, {"command": "ls", "timeout": "3"}]:
         same(ShellArgs, data)
+
+
+ENGINE_ALONE = """import sys
+from edgar.declared.core_schemas import engine
+core = engine()
+assert "pydantic_core" not in sys.modules and "pydantic" not in sys.modules, sorted(sys.modules)
+import pydantic, pydantic_core
+assert pydantic.ValidationError is core.ValidationError is pydantic_core.ValidationError
+assert sys.modules["pydantic_core._pydantic_core"] is core
+class M(pydantic.BaseModel):
+    a: int
+try:
+    M(a="x")
+except core.ValidationError as exc:
+    print(exc.errors(include_url=False)[0]["type"])
+"""
+
+
+def test_the_engine_loaded_alone_is_the_one_pydantic_then_uses():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", ENGINE_ALONE], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "int_parsing"
