@@ -33,7 +33,13 @@ def _parser() -> argparse.ArgumentParser:
 
     p = SuggestingParser(
         prog="edgar", description="A terminal coding agent that learns only from what you type.",
-        epilog="commands: demo, init, memory, undo, diff, mcp, stats, history, import, doctor, "
+        epilog="In a prompt, @PATH attaches a file (text up to 256 KB, the rest left to read; "
+               "PNG, JPEG, GIF and WebP as images; other binary files refused). In the REPL, "
+               "!CMD runs CMD in the sandbox with no model call, # TEXT remembers TEXT, /plan "
+               "plans first, /commit commits, /help lists the rest. The model reads web pages "
+               "with web_fetch ([web] allow_hosts for private addresses) and keeps a checklist "
+               "with todo_write. "
+               "commands: demo, init, memory, undo, diff, mcp, stats, history, import, doctor, "
                "trust, help (edgar help COMMAND)")
     p.add_argument("--version", action="version", version=f"edgar {__version__}")
     p.add_argument("first", nargs="?", metavar="PROMPT",
@@ -47,7 +53,10 @@ def _parser() -> argparse.ArgumentParser:
                    "openai:gpt-4.1, scripted:PATH")
     from edgar.tools.modes import MODES
 
-    p.add_argument("--permission-mode", choices=MODES)
+    p.add_argument("--permission-mode", choices=MODES,
+                   help="ask (the default) before edits and commands; auto-edit: edits without "
+                   "asking; yes: everything; read-only: read and search only; plan: read-only "
+                   "tools until the model's plan is approved (in -p the plan is the result, nothing is written or run)")
     p.add_argument("--output-format", choices=("text", "json", "stream-json", "edgar-events"),
                    default="text", help="-p output: text; json (one result object); "
                    "stream-json (Claude Code's stream: system, assistant, user, result lines); "

@@ -2,20 +2,24 @@
 binary on a real git repository: three sessions in which the model makes a file and runs it
 (untouched, ``git add``-ed, committed, linked to a committed file, or installed on ``PATH``)
 end in a fact that says "a project command" and never the model's name; three sessions
-running a script committed before they began, or a program on ``PATH``, name it."""
+running a script committed before they began, or a program on ``PATH``, name it. As root and
+as the ordinary user of ``support.users``, with bubblewrap present and hidden (``support.hostile``):
+the check that a name was committed runs git inside the sandbox, which differs on each."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
-import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("edgar.learning")   # error facts are the learning package's
 
-from support.project import edgar_env, run_edgar, write_script  # noqa: E402
+from support.hostile import IDS, KINDS, Machine  # noqa: E402
+from support.project import write_script  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -37,55 +41,60 @@ PLANTS = {
 }
 
 
-def git(root, *args):
-    subprocess.run(["git", "-C", str(root), "-c", "user.name=p", "-c", "user.email=p@example.com",
-                    *args], check=True, capture_output=True)
+@pytest.fixture(params=KINDS, ids=IDS)
+def machine(request):
+    who, bwrap = request.param
+    base = Path(tempfile.mkdtemp(prefix="edgar-error-names-"))
+    try:
+        yield Machine(base, who, bwrap)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "proj"
-    root.mkdir()
-    git(root, "init", "-q")
-    (root / "scripts").mkdir()
+def project(machine):
+    root = machine.base / "proj"
+    (root / "scripts").mkdir(parents=True)
+    machine.git("init", "-q", cwd=root)
     (root / "scripts" / "build.sh").write_text("#!/bin/sh\nexit 3\n")
     (root / "scripts" / "build.sh").chmod(0o755)
-    git(root, "add", "scripts/build.sh")
-    git(root, "commit", "-qm", "the person's own script")
+    machine.git("add", "scripts/build.sh", cwd=root)
+    machine.git("commit", "-qm", "the person's own script", cwd=root)
     return root
 
 
 @pytest.fixture
-def env(tmp_path):
-    plant = tmp_path / "plant-bin"   # on PATH, in a temp dir the model's commands may write
+def env(machine):
+    plant = machine.base / "plant-bin"   # on PATH, in a temp dir the model's commands may write
     plant.mkdir()
-    return edgar_env(tmp_path / "home",
-                     PATH=f"{plant}{os.pathsep}{edgar_env(tmp_path / 'home')['PATH']}")
+    env = machine.env(machine.base / "home")
+    env["PATH"] = f"{plant}{os.pathsep}{env['PATH']}"
+    return env
 
 
-def session(tmp_path, project, env, i, commands):
-    script = write_script(tmp_path / f"s{i}.jsonl", [
+def session(machine, project, env, i, commands):
+    script = write_script(machine.base / f"s{i}.jsonl", [
         *({"text": f"step {n}", "tool_calls": [{"name": "shell", "input": {"command": c}}]}
           for n, c in enumerate(commands)),
         {"text": "done"}])
-    done = run_edgar(["-p", f"session {i}", "--model", f"scripted:{script}",
-                      "--permission-mode", "yes"], project, env)
+    done = machine.edgar(["-p", f"session {i}", "--model", f"scripted:{script}",
+                          "--permission-mode", "yes"], cwd=project, env=env)
     assert done.returncode == 0, done.stderr
 
 
-def error_facts(project, env):
-    out = run_edgar(["memory", "list", "--json"], project, env)
+def error_facts(machine, project, env):
+    out = machine.edgar(["memory", "list", "--json"], cwd=project, env=env)
     assert out.returncode == 0, out.stderr
     return [f["text"] for f in json.loads(out.stdout) if f["provenance"] == "error-template"]
 
 
 @pytest.mark.parametrize("how", list(PLANTS))
-def test_a_name_the_model_planted_never_reaches_a_fact(tmp_path, project, env, how):
+def test_a_name_the_model_planted_never_reaches_a_fact(machine, project, env, how):
     before, run, after = PLANTS[how]
-    before = [c.format(bin=tmp_path / "plant-bin") for c in before]
+    before = [c.format(bin=machine.base / "plant-bin") for c in before]
     for i in range(3):
-        session(tmp_path, project, env, i, [*before, run, run, *after])   # a retry counts once
-    facts = error_facts(project, env)
+        session(machine, project, env, i, [*before, run, run, *after])   # a retry counts once
+    facts = error_facts(machine, project, env)
     assert len(facts) == 1, facts
     [fact] = facts
     assert "a project command" in fact and "exited with code 3" in fact, fact
@@ -97,8 +106,8 @@ def test_a_name_the_model_planted_never_reaches_a_fact(tmp_path, project, env, h
     ("scripts/build.sh", "build.sh"),
     ("false", "false"),                           # a program on PATH outside the project
 ])
-def test_what_the_person_put_there_is_named(tmp_path, project, env, command, name):
+def test_what_the_person_put_there_is_named(machine, project, env, command, name):
     for i in range(3):
-        session(tmp_path, project, env, i, [command])
-    [fact] = error_facts(project, env)
+        session(machine, project, env, i, [command])
+    [fact] = error_facts(machine, project, env)
     assert f'Running "{name}" with the shell tool has exited with code' in fact, fact

@@ -3,8 +3,10 @@ not — for tests that drive the real ``edgar`` command against a hostile reposi
 
 ``Machine(user, bwrap)`` gives the environment and the subprocess arguments: as the ordinary
 user of ``support.users`` the run uses a copy of the package that uid can read and owns the
-test's tree; "bwrap hidden" puts a PATH first that holds every program of the system's bin
-directories except ``bwrap``.
+test's tree; "bwrap hidden" gives a PATH that holds every program of the system's bin directories except
+``bwrap`` (and the interpreter's own directory only where that has no ``bwrap``, so the ordinary
+user's ``/usr/bin/python3`` does not bring it back). That directory is made once, outside every
+temp dir, as a person's ``/usr/bin`` is: a program found there is not one the model could plant.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,16 +61,35 @@ def user_site() -> Path:
     return site
 
 
-def bin_without_bwrap(where: Path) -> Path:
-    """A directory of links to every system program but bwrap."""
-    where.mkdir(parents=True, exist_ok=True)
+def bin_without_bwrap() -> Path:
+    """A directory of links to every system program but bwrap, outside the temp dirs (under
+    the checkout's ignored ``build/`` when any uid can reach it, else in the temp dir), made
+    once and then reused."""
+    names = sorted({name for folder in SYSTEM_BINS if os.path.isdir(folder)
+                    for name in os.listdir(folder) if name != "bwrap"})
+    import hashlib
+
+    stamp = hashlib.sha256("\0".join(names).encode()).hexdigest()[:12]
+    home = REPO / "build"
+    if not all(os.stat(p).st_mode & 0o001 for p in (REPO, *REPO.parents)):
+        home = Path(tempfile.gettempdir())
+    where = home / f"test-bin-no-bwrap-{stamp}"
+    if where.is_dir():
+        return where
+    where.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix="partial-", dir=where.parent))
     for folder in SYSTEM_BINS:
         if not os.path.isdir(folder):
             continue
         for name in os.listdir(folder):
-            link = where / name
-            if name != "bwrap" and not link.exists():
+            link = partial / name
+            if name != "bwrap" and not os.path.lexists(link):
                 link.symlink_to(os.path.join(folder, name))
+    partial.chmod(0o755)
+    try:
+        partial.rename(where)
+    except OSError:   # another worker made it first
+        shutil.rmtree(partial, ignore_errors=True)
     return where
 
 
@@ -95,8 +117,10 @@ class Machine:
         if self.user is not None and self.python != sys.executable:
             env["PYTHONPATH"] += os.pathsep + str(user_site())
         if not self.bwrap:
-            hidden = bin_without_bwrap(self.base / "bin")
-            env["PATH"] = os.pathsep.join([str(Path(self.python).parent), str(hidden)])
+            own = str(Path(self.python).parent)
+            path = [own] if shutil.which("bwrap", path=own) is None else []
+            env["PATH"] = os.pathsep.join([*path, str(bin_without_bwrap())])
+            assert shutil.which("bwrap", path=env["PATH"]) is None, env["PATH"]
         return env
 
     def own(self) -> None:

@@ -1,18 +1,24 @@
 """What the session began on (issue 21 item 8): the commit HEAD named, read from git's files,
 and a path's place in it, believed only once every object's id is recomputed — against real
-repositories (loose and packed refs, a worktree, a detached HEAD, SHA-256) and a forged object."""
+repositories (loose and packed refs, a worktree, a detached HEAD, SHA-256) and a forged object;
+the sandboxed ``git cat-file`` also as the ordinary user of ``support.users`` and with bubblewrap
+hidden (``support.hostile``), in a child process run as that user."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
+import tempfile
 import zlib
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.hostile import IDS, KINDS, Machine
 
 from edgar.sandbox import Policy, Sandbox
 from edgar.tools.committed import (
@@ -30,7 +36,7 @@ needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 
 def git(root, *args, input=None) -> str:
-    return subprocess.run(["git", "-C", str(root), "-c", "user.name=p",
+    return subprocess.run(["git", "-C", str(root), "-c", "safe.directory=*", "-c", "user.name=p",
                            "-c", "user.email=p@example.com", *args], check=True,
                           capture_output=True, input=input).stdout.decode().strip()
 
@@ -197,3 +203,65 @@ def test_the_walk_refuses_a_tree_that_is_not_the_commits(tmp_path):
     assert verified_entry(commit, ["d", "a.sh"], swapped) is None
     assert verified_entry(commit, ["d", "a.sh"], objects[:2]) is None
     assert verified_entry(commit, ["d", "a.sh"], [objects[0], objects[1], None]) is None
+
+
+# --- as every kind of machine: the sandboxed cat-file run by the user edgar runs as ----------
+
+ASK = """
+import json, sys
+from pathlib import Path
+from edgar.sandbox import Policy, Sandbox
+from edgar.tools.committed import Baseline, committed
+root, commit, *rels = sys.argv[1:]
+box = Sandbox(Policy.for_project(Path(root)))
+print(json.dumps([committed(Baseline(0, commit), Path(root), rel, box) for rel in rels]))
+"""
+
+
+@pytest.fixture(params=KINDS, ids=IDS)
+def machine(request):
+    who, bwrap = request.param
+    base = Path(tempfile.mkdtemp(prefix="edgar-committed-"))
+    try:
+        yield Machine(base, who, bwrap)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def ask(machine: Machine, root: Path, commit: str, rels: list[str]) -> list[bool]:
+    from support.users import as_user
+
+    machine.own()
+    env = machine.env(machine.base / "home")
+    kw = as_user(machine.user) if machine.user is not None else {}
+    done = subprocess.run([machine.python, "-c", ASK, str(root), commit, *rels], env=env,
+                          cwd=root, capture_output=True, text=True, timeout=60, **kw)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_git
+def test_the_sandboxed_cat_file_holds_as_root_and_user_with_and_without_bwrap(machine):
+    root = machine.base / "r"
+    (root / "scripts").mkdir(parents=True)
+    (root / "scripts" / "build.sh").write_text("x\n")
+    (root / "a.txt").write_text("a\n")
+    machine.git("init", "-q", cwd=root)
+    machine.git("add", "-A", cwd=root)
+    machine.git("commit", "-qm", "one", cwd=root)
+    began = head_commit(root)
+    assert began is not None
+    (root / "Evil.sh").write_text("#!/bin/sh\nexit 3\n")
+    machine.git("add", "Evil.sh", cwd=root)
+    machine.git("commit", "-qm", "later", cwd=root)
+    rels = ["scripts/build.sh", "a.txt", "Evil.sh", "scripts", "missing.sh"]
+    assert ask(machine, root, began, rels) == [True, True, False, False, False]
+    # the model forges the baseline commit's object to name its file: git believes it, edgar not
+    evil_tree = git(root, "rev-parse", "HEAD^{tree}")
+    body = git(root, "cat-file", "commit", began).encode()
+    forged = b"tree " + evil_tree.encode() + body[body.index(b"\n"):]
+    path = root / ".git" / "objects" / began[:2] / began[2:]
+    os.chmod(path, 0o644)
+    path.write_bytes(zlib.compress(b"commit %d\0" % len(forged) + forged))
+    assert "Evil.sh" in git(root, "cat-file", "-p", f"{began}:")
+    assert ask(machine, root, began, ["Evil.sh", "a.txt"]) == [False, False]
