@@ -31,6 +31,8 @@ a trusted project (ADR-0079).
 
 Custom command folders (``TRUSTED_DIRS``) are part of the digest: a project command's
 ``!`cmd``` runs, and its ``allowed-tools`` apply, only in a trusted project (ADR-0064).
+So is ``.claude/rules`` (Claude Code's rule files, ADR-0112): read only in a trusted
+project, and a changed rule lapses trust like a changed command.
 
 Reused by hooks and MCP servers (issue 15) and permission rules (issue 16): add a ``Gate``
 for each new key that runs code, and call ``trusted(root)`` before starting anything the
@@ -58,7 +60,7 @@ from edgar.tools.modes import UNASKED
 TRUSTED_FILES: tuple[str, ...] = (".edgar/config.toml", ".mcp.json", ".claude/settings.json",
                                   ".claude/settings.local.json")
 # custom command folders (cli/custom_commands.py): a body's !`cmd` runs, allowed-tools widen
-TRUSTED_DIRS: tuple[str, ...] = (".edgar/commands", ".claude/commands")
+TRUSTED_DIRS: tuple[str, ...] = (".edgar/commands", ".claude/commands", ".claude/rules")
 RECORD = "trust.json"
 
 

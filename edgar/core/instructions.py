@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from edgar.core.claude_rules import matches, parse, rule_files
+
 INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "EDGAR.md")
 ABOVE_ROOT = ("CLAUDE.md", "CLAUDE.local.md")   # what Claude Code reads walking up
 IMPORTING = frozenset({"CLAUDE.md", "CLAUDE.local.md"})   # file names whose @imports are followed
@@ -113,16 +115,51 @@ def _walk(root: Path, cwd: Path | None, user: Path | None,
                     texts.add(imported)
                     out.append((f"imported {_label_any(root, target, home)}", imported))
 
+    def add_rules(folder: Path, label: str) -> None:
+        """Claude Code's rules without ``paths:`` (ADR-0112): start-up text, like CLAUDE.md."""
+        for path in rule_files(folder):
+            text = _read(path)
+            if text is None:
+                continue
+            patterns, body = parse(text)
+            if patterns is None and body and body not in texts:
+                texts.add(body)
+                out.append((f"{label}/{path.relative_to(folder).as_posix()}", body))
+
+    notes = []
     if user is not None:
         add(user / "AGENTS.md", "user AGENTS.md")
     add(claude_dir() / "CLAUDE.md", "user ~/.claude/CLAUDE.md")
+    add_rules(claude_dir() / "rules", "user ~/.claude/rules")
     for directory in _above(root, home):
         for name in ABOVE_ROOT:
             add(directory / name, _home_label(directory / name, home))
+    project_rules = project_rule_files(root)
     for directory in _chain(root, cwd or root):
         for path in files_in(directory):
             add(path, _label(root, path))
-    return out, importer.notes
+        if directory == root.resolve() and project_rules:
+            if project_rules_allowed(root):
+                add_rules(root / RULES, RULES)
+            else:
+                notes.append(f"{RULES}: {len(project_rules)} rule file"
+                             f"{'s' * (len(project_rules) != 1)} not loaded until `edgar trust` "
+                             "(a cloned repository's instructions)")
+    return out, importer.notes + notes
+
+
+RULES = ".claude/rules"
+
+
+def project_rule_files(root: Path) -> list[Path]:
+    return rule_files(root / RULES)
+
+
+def project_rules_allowed(root: Path) -> bool:
+    """A project's rules are read once the project is trusted (ADR-0112)."""
+    from edgar.config.trust import trusted
+
+    return trusted(root)
 
 
 def _label_any(root: Path, path: Path, home: Path) -> str:
@@ -158,12 +195,14 @@ class NestedInstructions:
         self.delivered: set[str] = set()
         self._texts: set[str] = set()
         self._imported_seen: set[str] = set()
+        self.scoped = scoped_rules(self.root)   # rules with paths: (label, patterns, body)
 
     def fresh(self) -> NestedInstructions:
         """A tracker for a new conversation (a subagent's): the same start chain is covered
         (it is in the shared system prompt), nothing else delivered yet."""
         other = NestedInstructions(self.root)
         other.covered = set(self.covered)
+        other.scoped = self.scoped
         return other
 
     def already_seen(self, transcript: Iterable[str]) -> None:
@@ -190,6 +229,11 @@ class NestedInstructions:
         if target != self.root and self.root not in target.parents:
             return blocks  # outside the project: its files are not the project's instructions
         directory = target if target.is_dir() else target.parent
+        relative = target.relative_to(self.root).as_posix()
+        for label, patterns, body in self.scoped:
+            if label not in self.delivered and matches(patterns, relative):
+                self.delivered.add(label)
+                blocks.append(f'<instructions path="{label}">\n{body}\n</instructions>')
         for d in _chain(self.root, directory):
             if str(d) in self.covered:
                 continue
@@ -230,3 +274,21 @@ class NestedInstructions:
             if isinstance(args, dict) and isinstance(args.get("path"), str) and args["path"]:
                 paths.append(args["path"])
         return self.for_paths(paths)
+
+
+def scoped_rules(root: Path) -> list[tuple[str, list[str], str]]:
+    """Claude Code's rules with ``paths:`` (label, patterns, body): the person's own, then the
+    project's once it is trusted (ADR-0112)."""
+    from edgar.paths import claude_dir
+
+    found: list[tuple[str, list[str], str]] = []
+    folders = [(claude_dir() / "rules", "~/.claude/rules")]
+    if project_rule_files(root) and project_rules_allowed(root):
+        folders.append((root / RULES, RULES))
+    for folder, label in folders:
+        for path in rule_files(folder):
+            text = _read(path)
+            patterns, body = parse(text or "")
+            if patterns is not None and body:
+                found.append((f"{label}/{path.relative_to(folder).as_posix()}", patterns, body))
+    return found

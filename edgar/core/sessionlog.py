@@ -5,6 +5,10 @@ Guarantees:
   crash leaves at most one torn last line; ``load`` skips (and counts) torn lines.
 - Every string in a line — keys of every object too — passes ``redact`` before it reaches
   the disk (design.md §3.6). The file is 0600, also when it existed before (tightened on open).
+  ``redact`` is a pure function of its text (the project's one ``Redactor``, its secrets fixed
+  when the session starts), so a short string seen before in this session (a key, a tool
+  name, an id: at most ``MEMO_CHARS`` long, ``MEMO_ENTRIES`` of them) is written as it was
+  redacted the first time instead of being scanned again (issue 26 item 1).
 - Lines are ``{"kind": "event", …}`` (bus events, streamed deltas excepted),
   ``{"kind": "message", …}`` (the conversation, which is what ``-c``/``-r`` restore) or
   ``{"kind": "system", "text", "facts", "day"}`` (the session's frozen system prompt and what
@@ -129,13 +133,25 @@ def _read(folder: Path, digest: str) -> bytes:
     return raw if hashlib.sha256(raw).hexdigest() == digest else b""
 
 
+MEMO_CHARS, MEMO_ENTRIES = 256, 4096
+
+
 class SessionLog:
     def __init__(self, path: Path, redact: Callable[[str], str]):
         self.path = path
-        self._redact = redact
+        self._scan = redact
+        self._memo: dict[str, str] = {}
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         os.fchmod(self._fd, 0o600)
+
+    def _redact(self, text: str) -> str:
+        done = self._memo.get(text)
+        if done is None:
+            done = self._scan(text)
+            if len(text) <= MEMO_CHARS and len(self._memo) < MEMO_ENTRIES:
+                self._memo[text] = done
+        return done
 
     def _write(self, record: dict[str, Any]) -> None:
         if _has_image(record.get("content") or record.get("messages")):

@@ -39,7 +39,8 @@ SAID = 400
 
 
 def shape(tools: Iterable[str]) -> str:
-    """``read+edit+shell`` for a run that used those tools (any order, any count), else ``answer``."""
+    """``read+edit+shell`` for a run that used those tools (any order, any count), else
+    ``answer``."""
     names = sorted({t for t in tools if t})
     return "+".join(names) if names else "answer"
 
@@ -151,7 +152,8 @@ class Recorder:
         self.run = run
         if unfinished is not None:        # a turn that never finished: keep what we know
             unfinished.outcome = "error"
-            self._flush(unfinished)       # (after the new run is open: a failing sink can't stop it)
+            # (after the new run is open: a failing sink can't stop it)
+            self._flush(unfinished)
         return run
 
     def _model(self, run: Run, event: ModelResponded) -> None:
@@ -281,7 +283,8 @@ class Experience(DB):
         with self._lock:
             if self._snapshot(rollup.stale):   # rows added behind our back: recount once
                 self.rebuild_rollups()
-            rows, total = self._snapshot(lambda conn: rollup.select(conn, by, since, source, project))
+            rows, total = self._snapshot(
+                lambda conn: rollup.select(conn, by, since, source, project))
         return [Stats(**r) for r in rows], Stats(**total)
 
     def _snapshot(self, read):

@@ -1,8 +1,9 @@
 """The small grammar ``extract()`` reads a typed line with (docs/learning.md, ADR-0021).
 
 Guarantees: only data and pure regular expressions (each compiled on first use); no I/O, no
-state beyond that. Each word list is a closed class of English (courtesies, modal lead-ins, adverbs, determiners, irregular past
-forms), never lines copied from a test set: a rule is recognised by its shape.
+state beyond that. Each word list is a closed class of English (courtesies, modal lead-ins,
+adverbs, determiners, irregular past forms), never lines copied from a test set: a rule is
+recognised by its shape.
 """
 
 from __future__ import annotations

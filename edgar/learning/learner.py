@@ -1,4 +1,5 @@
-"""The learner: a message a person typed → its facts (seed 004, stop 1; ADR-0017, ADR-0021, ADR-0080).
+"""The learner: a message a person typed → its facts (seed 004, stop 1; ADR-0017, ADR-0021,
+ADR-0080).
 
 Guarantees:
 - ``Learner`` acts only on a ``PromptTyped`` at depth 0. That type check is the whole

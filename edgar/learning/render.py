@@ -85,7 +85,8 @@ def stats_text(groups, total, by: str, since: str | None, source: str) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [f"edgar stats by {by}, {_scope(since, source)}: {headline(total)}", ""]
     for row in rows:
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        counts = [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        cells = [row[0].ljust(widths[0])] + counts
         lines.append("  ".join(cells).rstrip())
     lines.append("")
     lines.extend(sentence(g, by) + "." for g in groups)

@@ -196,3 +196,25 @@ def test_learning_stores_given_no_redactor_still_redact(tmp_path: Path) -> None:
     assert GHP.encode() not in everything(state) and AKIA.encode() not in everything(state)
     rows = list(sqlite3.connect(state / "experience.db").iterdump())
     assert not any(GHP in row or AKIA in row for row in rows)
+
+
+def test_session_log_scans_a_repeated_short_string_once_and_redacts_every_line(tmp_path: Path) -> None:
+    # the memo of short strings (issue 26 item 1): the same key or value in many lines is
+    # scanned once, and every line that holds it is still written redacted
+    scanned: list[str] = []
+
+    def counting(text: str) -> str:
+        scanned.append(text)
+        return redact(text)
+
+    path = tmp_path / "s.jsonl"
+    log = SessionLog(path, counting)
+    long_value = f"{'x' * 300} {GHP}"
+    for n in range(3):
+        log.mark("tool_use", input={GHP: AKIA, "n": n, "long": long_value})
+    log.close()
+    raw = path.read_text()
+    assert GHP not in raw and AKIA not in raw and raw.count("[REDACTED:") == 9
+    assert scanned.count(GHP) == 1 and scanned.count(AKIA) == 1 and scanned.count("tool_use") == 1
+    assert scanned.count(long_value) == 3   # longer than the memo keeps: scanned every time
+    assert [json.loads(line)["input"]["n"] for line in raw.splitlines()] == [0, 1, 2]

@@ -68,11 +68,12 @@ def _content(record: dict) -> object:
 def _has_result_block(content: object) -> bool:
     if not isinstance(content, list):
         return False
-    return any(isinstance(b, dict) and isinstance(b.get("type"), str) and b["type"] in _RESULT_BLOCKS
-               for b in content)
+    return any(isinstance(b, dict) and isinstance(b.get("type"), str)
+               and b["type"] in _RESULT_BLOCKS for b in content)
 
 
-def _from_text(content: object, *, marked: bool, queued: bool, source: str | None = None) -> Verdict:
+def _from_text(content: object, *, marked: bool, queued: bool,
+               source: str | None = None) -> Verdict:
     tv = message_text(content, marked=marked)
     if tv.kind != "typed":
         return _client(tv.kind, tv.text)
@@ -111,7 +112,8 @@ def classify(record: object, *, sidechain: bool = False) -> Verdict | None:
     return _from_text(content, marked=False, queued=queued)
 
 
-def classify_queued(content: object, origin: object = None, *, has_origin: bool = False, source: str) -> Verdict:
+def classify_queued(content: object, origin: object = None, *, has_origin: bool = False,
+                    source: str) -> Verdict:
     """Classify queued text (``enqueue`` content or a ``queued_command`` prompt)."""
     if has_origin:
         kind = _origin_kind(origin)

@@ -3,7 +3,8 @@
 ``Builder`` is fed one parsed record at a time (already shape-checked) and
 returns what each record completes. Pure: no I/O.
 
-Guarantees (seed 000 (ADR 0079 of a neighbouring project, amended by its 0082) plus seed 002's aggregation):
+Guarantees (seed 000 (ADR 0079 of a neighbouring project, amended by its 0082) plus seed 002's
+aggregation):
 - Only a typed message (see ``classify``) starts an exchange. A queued one
   (typed while the agent worked) joins the open exchange as a follow-up;
   queued messages with no assistant record between them form one ``Burst``.
@@ -23,7 +24,8 @@ Guarantees (seed 000 (ADR 0079 of a neighbouring project, amended by its 0082) p
 - Memory does not grow with the file, only with the open exchange (its
   replies, evidence and follow-ups): at most ``streamed.MAX_OPEN`` messages
   are merged at once (older ones are finished early), at most
-  ``pending.MAX_PENDING`` queued texts wait (``pending``), and every set of seen keys or labels is capped or pruned.
+  ``pending.MAX_PENDING`` queued texts wait (``pending``), and every set of seen keys or
+  labels is capped or pruned.
 - Resuming: lines at or before ``after_line`` were reported by an earlier
   scan; their typed messages (``emitted``) and counts are not reported again,
   nor are exchanges that started before ``open_line`` (emitted closed then).
@@ -117,9 +119,11 @@ class Builder:
     def _sid(self, record: dict) -> str:
         return _str(record.get("sessionId")) or self.session or self.default_session
 
-    def _typed(self, record: dict, line: int, source: str, text: str, queued: bool, ts: object = None) -> Typed:
+    def _typed(self, record: dict, line: int, source: str, text: str, queued: bool,
+               ts: object = None) -> Typed:
         ts = record.get("timestamp") if ts is None else ts
-        return Typed(self.file, line, self._sid(record), _str(ts), source, text, queued, _str(record.get("uuid")))
+        return Typed(self.file, line, self._sid(record), _str(ts), source, text, queued,
+                     _str(record.get("uuid")))
 
     def _emit(self, t: Typed) -> list:
         if t.line in self.known:
@@ -293,7 +297,8 @@ class Builder:
         content = record.get("content")
         if content is None:
             return []
-        v = classify_queued(content, record.get("origin"), has_origin="origin" in record, source="enqueue")
+        v = classify_queued(content, record.get("origin"), has_origin="origin" in record,
+                            source="enqueue")
         if not v.typed:
             self._client_text(v.kind, v.text, line)
             return []
@@ -303,7 +308,8 @@ class Builder:
         att = record["attachment"]
         if att.get("type") != "queued_command" or self.sidechain or record.get("isSidechain"):
             return []
-        v = classify_queued(att.get("prompt"), att.get("origin"), has_origin="origin" in att, source="queued_command")
+        v = classify_queued(att.get("prompt"), att.get("origin"), has_origin="origin" in att,
+                            source="queued_command")
         if v.typed and (att.get("isMeta") or record.get("isMeta")):
             self._client_text("meta", v.text, line)
             return []

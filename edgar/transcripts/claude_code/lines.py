@@ -114,10 +114,12 @@ def raw_lines(
                     ended = True
                     break
             if not ended:
-                yield (number, start, start, Malformed(file, number, "torn last line longer than the line limit"), False, True)
+                torn = Malformed(file, number, "torn last line longer than the line limit")
+                yield (number, start, start, torn, False, True)
                 return
             pos = start + length
-            yield (number, start, pos, Malformed(file, number, f"line longer than {max_line} bytes"), False, True)
+            too_long = Malformed(file, number, f"line longer than {max_line} bytes")
+            yield (number, start, pos, too_long, False, True)
             continue
         pos = start + len(chunk)
         # The common line: a whole object, no NUL. JSON allows the newline after it, so it
@@ -163,7 +165,8 @@ def raw_lines(
         value, problem = _parse(body)
         if problem is not None:
             if not complete:
-                yield (number, start, start, Malformed(file, number, "torn last line (no newline, incomplete JSON)"), False, True)
+                torn = Malformed(file, number, "torn last line (no newline, incomplete JSON)")
+                yield (number, start, start, torn, False, True)
                 return
             yield (number, start, pos, Malformed(file, number, problem), nul, True)
             continue

@@ -216,7 +216,8 @@ def scan_stream(
     feed = builder.feed
     # Plain tuples (not ``Line``s): this loop runs once per line of every file.
     fast = decode.decoder(decoder)[1]
-    for number, start, end, value, nul_stripped, terminated in raw_lines(f, file, end_offset, end_line, max_line, fast):
+    rows = raw_lines(f, file, end_offset, end_line, max_line, fast)
+    for number, start, end, value, nul_stripped, terminated in rows:
         new = number > after
         if end > start:  # a torn last line is not consumed
             end_offset, end_line = end, number
@@ -248,7 +249,8 @@ def scan_stream(
         if items:
             yield from items
     yield from builder.finish(final)
-    resume_offset, resume_line = min(builder.resume or (end_offset, end_line), (end_offset, end_line))
+    at_end = (end_offset, end_line)
+    resume_offset, resume_line = min(builder.resume or at_end, at_end)
     head_len = min(HEAD, end_offset)
     open_ex = builder.exchange
     new_mark = ScanMark(

@@ -46,7 +46,8 @@ class OpenMessages:
         message_id = message.get("id")
         if type(message_id) is not str:
             message_id = None
-        mid = message_id or _str(record.get("requestId")) or _str(record.get("uuid")) or f"line {line}"
+        mid = (message_id or _str(record.get("requestId")) or _str(record.get("uuid"))
+               or f"line {line}")
         key = (exchange_id, side, mid)
         last = self.last
         if last is not None and last.key == key:
