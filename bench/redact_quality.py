@@ -5,7 +5,11 @@ family and per source. `tests/data/redact_labelled.jsonl` is built by
 Nosey Parker's own examples (`tests/data/redact_noseyparker.jsonl`,
 `scripts/build_redact_np_testset.py`) are scored apart, after them; then the lines of real
 lockfiles and `git log` output that changed (`tests/data/redact_clean_real.jsonl`,
-`scripts/build_redact_clean_set.py`).
+`scripts/build_redact_clean_set.py`). Last, the outside column: detect-secrets' own plugin
+test examples (`tests/data/redact_detect_secrets.jsonl`, `scripts/build_redact_outside_set.py`,
+Apache-2.0, see its NOTICE) — real formats nobody here wrote or tuned a rule on — overall, the
+main families, without the placeholders edgar spares by design, per family, and how many of
+its negative examples changed.
 
 Run: python bench/redact_quality.py [--misses N]. Prints figures; asserts nothing.
 """
@@ -26,6 +30,7 @@ from edgar.redact import redact  # noqa: E402
 DATA = ROOT / "tests" / "data" / "redact_labelled.jsonl"
 NP_DATA = ROOT / "tests" / "data" / "redact_noseyparker.jsonl"
 CLEAN_DATA = ROOT / "tests" / "data" / "redact_clean_real.jsonl"
+OUTSIDE_DATA = ROOT / "tests" / "data" / "redact_detect_secrets.jsonl"
 MAIN = ("aws", "github", "slack", "openai", "anthropic", "google", "stripe", "private-key", "jwt")
 
 
@@ -96,6 +101,28 @@ def main() -> None:
         print(f"  {g:28} {k / total:7.3%}  ({k}/{total})")
     for source, b, a in c["changed"][: args.misses]:
         print("CHANGED", source, repr(b[:120]), "->", repr(a[:120]))
+    outside(args.misses)
+
+
+def outside(misses: int) -> None:
+    from edgar.redact.text import placeholder
+
+    rows = load(OUTSIDE_DATA)
+    o = score(rows)
+    spared = score([r for r in rows if r["secret"] is None or not placeholder(r["secret"])])
+    print(f"outside: detect-secrets' examples ({OUTSIDE_DATA.name}):")
+    for label, s in (("all", o), ("without placeholders", spared)):
+        for g in ("all", "main"):
+            found, total = s["recall"].get(g, (0, 0))
+            if total:
+                print(f"  recall {label:21} {g:5} {found / total:7.2%}  ({found}/{total})")
+    for g, (found, total) in sorted(o["recall"].items()):
+        if g.startswith("family:"):
+            print(f"  {g:28} {found / total:7.2%}  ({found}/{total})")
+    changed, total = o["fp"]["all"]
+    print(f"  negative examples changed    {changed / total:7.2%}  ({changed}/{total})")
+    for row in o["misses"][:misses]:
+        print("MISS", row["family"], repr(row["text"][:160]))
 
 
 def report(s: dict, misses: int) -> None:

@@ -66,6 +66,12 @@ def _any(v: str) -> bool:
     return True
 
 
+def _minted(v: str) -> bool:
+    """A token's last part as a service mints it: a digit in it (`…-e039d02840a0b9379c`), never
+    `…-SlackAppConfigurationAccessTokenHere`."""
+    return not set(v.rsplit("-", 1)[-1]).isdisjoint(DIGITS)
+
+
 _VOWELS = frozenset("aeiouyAEIOUY")
 
 
@@ -160,6 +166,15 @@ RULES = (
             lazy(r"(?i)\.webhook\.office\.com/webhookb2/(?P<v>[0-9a-z-]{36}@[0-9a-z-]{36}/IncomingWebhook/"
                  r"[0-9a-z]{32}/[0-9a-z-]{36}(?:/[A-Za-z0-9_-]{20,80})?)"),
             "microsoft-teams-webhook", _any),
+    # A JWT without its signature (`alg: none`, or cut after the payload): header and payload
+    # are base64 of `{"`; gitleaks' rule wants the second dot
+    OwnRule((b"eyj",), lazy(r"(?P<v>eyJ[A-Za-z0-9_-]{10,2000}\.eyJ[A-Za-z0-9_-]{10,8000}(?:\.[A-Za-z0-9_-]{0,1000})?)"
+                            r"(?![A-Za-z0-9_-])"), "jwt", _any),
+    # Slack's legacy tokens: short numeric groups (`xoxp-523423-234243-234233-e039d0…`), which
+    # gitleaks' rules (10-13 digits a group) leave
+    OwnRule((b"xoxp-", b"xoxa-", b"xoxr-", b"xoxs-", b"xoxo-", b"xoxb-"),
+            lazy(r"(?P<v>xox[abposr]-(?:[0-9]{1,13}-){1,4}[0-9A-Za-z]{10,64})(?![0-9A-Za-z-])"), "slack-token",
+            _minted),
     # Mapbox: pk. (public), sk. (secret), tk. (temporary), then base64 of {"u":" and a signature
     OwnRule((b"pk.eyj1ijoi", b"sk.eyj1ijoi", b"tk.eyj1ijoi"),
             lazy(r"(?P<v>[pst]k\.eyJ1Ijoi[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{20,100})(?![A-Za-z0-9_-])"),

@@ -71,3 +71,31 @@ def test_real_lockfiles_and_git_logs_come_back_almost_untouched(real: dict) -> N
     assert changed <= total * 0.001, real["changed"][:10]
     for kind, (k, n) in real["counts"].items():
         assert k <= n * 0.001, (kind, real["changed"][:5])
+
+
+# --- the outside column: detect-secrets' examples (issue 24 item 3) -----------------------------
+
+
+@pytest.fixture(scope="module")
+def outside() -> dict:
+    return redact_quality.score(redact_quality.load(redact_quality.OUTSIDE_DATA))
+
+
+def test_the_outside_set_records_its_source_and_licence() -> None:
+    rows = redact_quality.load(redact_quality.OUTSIDE_DATA)
+    assert len(rows) >= 300 and all(r["source"].startswith("detect-secrets@5e141933554a:tests/plugins/") for r in rows)
+    notice = redact_quality.OUTSIDE_DATA.with_suffix(".NOTICE").read_text("utf-8")
+    assert "Apache License, Version" in notice and "5e141933554a0b74e7341841f318be21e895339c" in notice
+
+
+def test_outside_main_families_are_found(outside: dict) -> None:
+    found, total = outside["recall"]["main"]
+    assert total >= 20 and found / total >= 0.99, [r["text"][:80] for r in outside["misses"]
+                                                    if r["family"] in redact_quality.MAIN]
+
+
+def test_outside_recall_does_not_fall_below_what_was_measured(outside: dict) -> None:
+    # a floor under the figure measured when the set was added (63.5 %), not the issue's goal
+    # of 95 %: keyword-plugin values such as `m{{h}o)p${e]nob(ody…` and families no rule here
+    # covers (Artifactory, Mailchimp, SoftLayer) are what is left; see docs/redaction.md
+    assert rate(outside["recall"]["all"]) >= 0.63, outside["recall"]["all"]

@@ -106,6 +106,10 @@ SHAPES = [
     shape("client-secret-space", "client_secret Zx9kLm2Qp7aBcDeFgHiJ", "Zx9kLm2Qp7aBcDeFgHiJ",
           "client_secret is required"),
     shape("api-secret-colon", "api secret: Zx9kLm2Qp7aBcDeFgHiJ", "Zx9kLm2Qp7aBcDeFgHiJ", "api secret: see the vault"),
+    shape("jwt-unsigned", "token=eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiJ9.eyJuYW1lIjoiSm9lIiwKInN0YXR1cyI6ImVtcGxveWVlIgp9",
+          "eyJuYW1lIjoiSm9lIiwKInN0YXR1cyI6ImVtcGxveWVlIgp9", "the header eyJhbGci… starts every JWT"),
+    shape("slack-legacy", "xoxp-523423-234243-234233-e039d02840a0b9379c", "e039d02840a0b9379c",
+          "SLACK_TOKEN=xoxp-xxxxxxxxxxxx"),
     shape("aws-secret-after-secret", "the aws secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzKEYq12 is in the vault",
           "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzKEYq12", "the aws secret is in the vault"),
 ]
