@@ -75,6 +75,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--add-dir", dest="add_dir", action="append", nargs="+", metavar="DIR",
                    help="let the tools and the sandboxed shell read and write DIR too, confined "
                    "like the project root (repeatable; tools.add_dirs in config)")
+    p.add_argument("--mcp-config", dest="mcp_config", action="append", nargs="+",
+                   metavar="FILE|JSON", help="start the MCP servers of these files or JSON "
+                   "strings ({\"mcpServers\": {…}}, as .mcp.json), beside the configured ones; "
+                   "theirs win for one name (repeatable)")
+    p.add_argument("--strict-mcp-config", action="store_true",
+                   help="start only the MCP servers of --mcp-config, none configured elsewhere")
     p.add_argument("--verbose", action="store_true",
                    help="-p: show each tool call on stderr, with or without a terminal")
     p.add_argument("--max-steps", type=int, metavar="N",

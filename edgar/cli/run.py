@@ -25,6 +25,7 @@ from edgar.cli.oneshot import EXIT_USAGE, UsageError, run_prompt
 if TYPE_CHECKING:
     from edgar.conversation import Attachment
     from edgar.core.loop import Expand
+    from edgar.mcp.config import FlagServers, ServerSpec
 
 
 def fail(message: str) -> int:
@@ -80,6 +81,28 @@ def flag_rules(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     return found
 
 
+def flag_servers(args: argparse.Namespace) -> FlagServers | None:
+    """``--mcp-config`` and ``--strict-mcp-config`` read and checked (ADR-0114), or None when
+    neither was given; a value edgar cannot use is a ``UsageError`` naming file and server."""
+    values = [v for group in getattr(args, "mcp_config", None) or [] for v in group]
+    strict = bool(getattr(args, "strict_mcp_config", False))
+    if not values and not strict:
+        return None
+    import os
+
+    from edgar.mcp.config import FlagConfigError, FlagServers, read_flag_config
+
+    specs: dict[str, ServerSpec] = {}
+    warnings: list[str] = []
+    for index, value in enumerate(values, 1):
+        try:
+            for spec in read_flag_config(value, index, os.environ, warnings):
+                specs[spec.name] = spec   # a later value wins for one name
+        except FlagConfigError as exc:
+            raise UsageError(f"{exc}; no server was started") from None
+    return FlagServers(tuple(specs.values()), strict, tuple(warnings))
+
+
 def run(args: argparse.Namespace) -> int:
     from edgar.config import ConfigError
     from edgar.core.project import find_root
@@ -102,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         if at_start(root, interactive=args.prompt is None and terminal):
             settings = settings_for(args, root)  # trusted just now: the held keys apply
         rules = flag_rules(args)
+        args.mcp_flag = flag_servers(args)   # checked before anything starts; the REPL too
         if args.input_format == "stream-json":
             if args.output_format != "stream-json":
                 raise UsageError("--input-format stream-json needs --output-format stream-json")
@@ -192,7 +216,7 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed,
     session_id, history = resumed if resumed else (None, None)
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify, echo=stream,
-                flag_rules=rules)
+                flag_rules=rules, mcp_flag=args.mcp_flag)
     try:
         if prompt is not None and prompt.startswith("!") and not attached:
             return asyncio.run(app.running(_bang(app, prompt[1:].strip())))
