@@ -72,9 +72,18 @@ def _parser() -> argparse.ArgumentParser:
                    help="permission rules that are always refused, e.g. \"Bash(rm:*)\" Write")
     p.add_argument("--append-system-prompt", metavar="TEXT",
                    help="add TEXT at the end of the system prompt")
+    p.add_argument("--system-prompt", metavar="TEXT",
+                   help="TEXT in place of edgar's opening words of the system prompt (the "
+                   "project root, instructions, facts and skills stay; tools are sent apart)")
     p.add_argument("--add-dir", dest="add_dir", action="append", nargs="+", metavar="DIR",
                    help="let the tools and the sandboxed shell read and write DIR too, confined "
                    "like the project root (repeatable; tools.add_dirs in config)")
+    p.add_argument("--mcp-config", dest="mcp_config", action="append", nargs="+",
+                   metavar="FILE|JSON", help="start the MCP servers of these files or JSON "
+                   "strings ({\"mcpServers\": {…}}, as .mcp.json), beside the configured ones; "
+                   "theirs win for one name (repeatable)")
+    p.add_argument("--strict-mcp-config", action="store_true",
+                   help="start only the MCP servers of --mcp-config, none configured elsewhere")
     p.add_argument("--verbose", action="store_true",
                    help="-p: show each tool call on stderr, with or without a terminal")
     p.add_argument("--max-steps", type=int, metavar="N",
@@ -89,6 +98,8 @@ def _parser() -> argparse.ArgumentParser:
                    "write the message, one more call per commit)")
     p.add_argument("-c", "--continue", dest="cont", action="store_true",
                    help="continue the most recent session")
+    p.add_argument("--session-id", metavar="UUID",
+                   help="start a new session with this id (a UUID no session here has)")
     p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",
                    help="resume session ID (without ID: list sessions)")
     return p

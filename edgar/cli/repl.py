@@ -438,7 +438,8 @@ def run_repl(args: argparse.Namespace, root: Path, settings: Settings,
                 session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify,
                 on_output=getattr(renderer, "tool_output", None),
-                planner=asker if interactive else None)
+                planner=asker if interactive else None,
+                mcp_flag=getattr(args, "mcp_flag", None))
     app.observe(renderer)
     repl = Repl(renderer, app, asker, screen)
     try:

@@ -25,6 +25,7 @@ from edgar.cli.oneshot import EXIT_USAGE, UsageError, run_prompt
 if TYPE_CHECKING:
     from edgar.conversation import Attachment
     from edgar.core.loop import Expand
+    from edgar.mcp.config import FlagServers, ServerSpec
 
 
 def fail(message: str) -> int:
@@ -40,6 +41,7 @@ def settings_for(args: argparse.Namespace, root: Path):
                                  "git.auto_commit": args.auto_commit,
                                  "max_turns": args.max_turns,    # deprecated (ADR-0058)
                                  "append_system_prompt": args.append_system_prompt,
+                                 "system_prompt": getattr(args, "system_prompt", None),
                                  "tools.add_dirs": added_dirs(args)})
 
 
@@ -80,6 +82,28 @@ def flag_rules(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     return found
 
 
+def flag_servers(args: argparse.Namespace) -> FlagServers | None:
+    """``--mcp-config`` and ``--strict-mcp-config`` read and checked (ADR-0114), or None when
+    neither was given; a value edgar cannot use is a ``UsageError`` naming file and server."""
+    values = [v for group in getattr(args, "mcp_config", None) or [] for v in group]
+    strict = bool(getattr(args, "strict_mcp_config", False))
+    if not values and not strict:
+        return None
+    import os
+
+    from edgar.mcp.config import FlagConfigError, FlagServers, read_flag_config
+
+    specs: dict[str, ServerSpec] = {}
+    warnings: list[str] = []
+    for index, value in enumerate(values, 1):
+        try:
+            for spec in read_flag_config(value, index, os.environ, warnings):
+                specs[spec.name] = spec   # a later value wins for one name
+        except FlagConfigError as exc:
+            raise UsageError(f"{exc}; no server was started") from None
+    return FlagServers(tuple(specs.values()), strict, tuple(warnings))
+
+
 def run(args: argparse.Namespace) -> int:
     from edgar.config import ConfigError
     from edgar.core.project import find_root
@@ -93,6 +117,11 @@ def run(args: argparse.Namespace) -> int:
         resumed = _resume(args, root)
         if resumed == "listed":
             return 0
+        if getattr(args, "session_id", None) is not None:
+            if resumed is not None:
+                raise UsageError("--session-id names a new session; it cannot be given with "
+                                 "-c/--continue or -r/--resume")
+            resumed = (fresh_session_id(args.session_id, root), [])
         first = typed(args.first) if args.first is not None else None
         if args.prompt and first is not None:
             raise UsageError("give the prompt once: edgar -p PROMPT, or edgar PROMPT")
@@ -102,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         if at_start(root, interactive=args.prompt is None and terminal):
             settings = settings_for(args, root)  # trusted just now: the held keys apply
         rules = flag_rules(args)
+        args.mcp_flag = flag_servers(args)   # checked before anything starts; the REPL too
         if args.input_format == "stream-json":
             if args.output_format != "stream-json":
                 raise UsageError("--input-format stream-json needs --output-format stream-json")
@@ -137,6 +167,25 @@ def run(args: argparse.Namespace) -> int:
             return fail(exc.message)
         print(f"edgar: {exc.message}", file=sys.stderr)
         return 1
+
+
+def fresh_session_id(given: str, root: Path) -> str:
+    """``--session-id``: a UUID (written in its canonical form) no session of this project has
+    yet; ``UsageError`` otherwise. The session's file is ``<id>.jsonl``."""
+    import uuid
+
+    from edgar.core.project import state_dir
+    from edgar.core.sessionlog import list_sessions
+
+    try:
+        value = str(uuid.UUID(given))
+    except ValueError:
+        raise UsageError(f"--session-id {given}: not a UUID (e.g. "
+                         "123e4567-e89b-12d3-a456-426614174000)") from None
+    if any(path.stem == value for path in list_sessions(state_dir(root))):
+        raise UsageError(f"--session-id {given}: a session with this id already exists in this "
+                         f"project; continue it with edgar -r {value}")
+    return value
 
 
 def _is_terminal(stream) -> bool:
@@ -192,7 +241,7 @@ def _oneshot(args, root: Path, settings, prompt: str | None, attached, resumed,
     session_id, history = resumed if resumed else (None, None)
     app = build(root, settings, session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify, echo=stream,
-                flag_rules=rules)
+                flag_rules=rules, mcp_flag=args.mcp_flag)
     try:
         if prompt is not None and prompt.startswith("!") and not attached:
             return asyncio.run(app.running(_bang(app, prompt[1:].strip())))

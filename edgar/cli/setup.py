@@ -54,6 +54,7 @@ from edgar.tools.registry import default_tools
 if TYPE_CHECKING:
     from edgar.config.claude_settings import ClaudeFile
     from edgar.hooks.runner import Hooks
+    from edgar.mcp.config import FlagServers
     from edgar.mcp.manager import McpServers
     from edgar.sandbox.policy import Policy
 
@@ -195,7 +196,8 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
           learning: bool = True,
           on_output: Callable[[str, str], None] | None = None,
           planner: Planner | None = None, echo: MessageSink | None = None,
-          flag_rules: tuple[list[str], list[str]] = ([], [])) -> App:
+          flag_rules: tuple[list[str], list[str]] = ([], []),
+          mcp_flag: FlagServers | None = None) -> App:
     from edgar.tools.committed import Baseline
 
     baseline = Baseline.take(root)   # first: before a hook, a server or a command can commit
@@ -240,7 +242,7 @@ def build(root: Path, settings: Settings, *, confirm: Confirm | None = None,
     problems: list[str] = start_notes(provider, settings)
     problems += instruction_notes(root, Path.cwd(), user_dir())   # imports not followed
     problems += claude_problems
-    servers = mcp_servers(root, settings, bus, sid, tools, problems, sandboxes)
+    servers = mcp_servers(root, settings, bus, sid, tools, problems, sandboxes, mcp_flag)
     transcript_file = sessions_dir(state) / "transcripts" / f"{sid}.jsonl"   # hooks only
     # the gate is made just below; a hook reads its mode only while the session runs
     hooks = user_hooks(root, settings, bus, sid, lambda: gate.mode, sandbox, sandboxes,
@@ -388,21 +390,28 @@ def _starts(bus: Bus, session_id: str, problems: list[str], servers: McpServers 
 
 def mcp_servers(root: Path, settings: Settings, bus: Bus, session_id: str,
                 tools: dict[str, Tool], problems: list[str],
-                sandboxes: Sandboxes) -> McpServers | None:
+                sandboxes: Sandboxes, flag: FlagServers | None = None) -> McpServers | None:
     """MCP servers (``edgar/mcp``) when any is configured; nothing is imported otherwise.
     Their tools join ``tools`` as they start; a broken entry is skipped and added to
     ``problems``, and the session goes on. A stdio server runs in the session's sandbox
-    widened by its own opt-ins and the download cache (``sandboxes``, ADR-0102)."""
+    widened by its own opt-ins and the download cache (``sandboxes``, ADR-0102).
+    ``flag``: ``--mcp-config``'s servers win for their names; with ``--strict-mcp-config``
+    they are the only ones (ADR-0114)."""
     from edgar.mcp.config import any_configured
 
-    if not any_configured(root, settings.mcp.servers):
+    given, strict = (flag.specs, flag.strict) if flag is not None else ((), False)
+    problems.extend(flag.warnings if flag is not None else ())
+    if not given and (strict or not any_configured(root, settings.mcp.servers)):
         return None
     from edgar.config.trust import lapse_reason
     from edgar.config.trust import trusted as project_trusted
     from edgar.mcp.config import load_servers
     from edgar.mcp.manager import McpServers
 
-    specs = load_servers(root, user_dir(), settings.mcp.servers, os.environ, problems)
+    specs = [] if strict else load_servers(root, user_dir(), settings.mcp.servers, os.environ,
+                                           problems)
+    named = {spec.name for spec in given}
+    specs = [spec for spec in specs if spec.name not in named] + list(given)
     if not specs:
         return None
     mcp = settings.mcp

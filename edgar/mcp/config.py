@@ -19,6 +19,11 @@ Guarantees:
   located problem per mistake; every other server still loads. A key edgar does not read
   (Claude Code's ``"timeout": 30000``) is one located warning naming it, and the server
   loads without it. Nothing here imports the SDK or starts anything.
+- ``--mcp-config`` values (``read_flag_config``: a file or the JSON itself, in ``.mcp.json``'s
+  shape) are the person's own: their servers win over every source for one name, and with
+  ``--strict-mcp-config`` they are the only servers (``FlagServers``). Any mistake that would
+  cost one of them a server is a ``FlagConfigError`` naming the file (or the value's place)
+  and line and the server, raised before anything starts.
 """
 
 from __future__ import annotations
@@ -140,6 +145,61 @@ def read_mcp_json(path: Path, environ: Mapping[str, str],
         spec = _from_entry(str(name), entry, "project", where, environ, problems)
         if spec is not None:
             out.append(spec)
+    return out
+
+
+@dataclass(frozen=True)
+class FlagServers:
+    """The servers of ``--mcp-config`` (ADR-0114): the person's own (origin ``user``, no trust
+    needed), winning over every other source for one name; ``strict``
+    (``--strict-mcp-config``): no other source is read. ``warnings`` are said at start."""
+
+    specs: tuple[ServerSpec, ...] = ()
+    strict: bool = False
+    warnings: tuple[str, ...] = ()
+
+
+class FlagConfigError(Exception):
+    """A ``--mcp-config`` value edgar cannot use; ``str()`` is located (file:line or the
+    value's place on the command line, and the server's key)."""
+
+
+def read_flag_config(given: str, index: int, environ: Mapping[str, str],
+                     warnings: list[str]) -> list[ServerSpec]:
+    """One ``--mcp-config`` value: a file holding Claude Code's ``.mcp.json`` shape, or that
+    JSON itself (a value starting with ``{``). A problem that costs a server raises
+    ``FlagConfigError``; an ignored key is appended to ``warnings``."""
+    if given.lstrip().startswith("{"):
+        text, label = given, f"--mcp-config #{index} (JSON)"
+    else:
+        path = Path(given).expanduser()
+        label = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise FlagConfigError(f"--mcp-config {given}: no such file") from None
+        except IsADirectoryError:
+            raise FlagConfigError(f"--mcp-config {given}: a directory, not a JSON file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise FlagConfigError(f"--mcp-config {given}: cannot read it "
+                                  f"({type(exc).__name__})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FlagConfigError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON "
+                              f"({exc.msg})") from None
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    if not isinstance(servers, dict):
+        raise FlagConfigError(f"{label}:1: expected {{\"mcpServers\": {{NAME: {{…}}}}}}")
+    out = []
+    for name, entry in servers.items():
+        where = f"{label}:{json_line(text, ('mcpServers', str(name)))}"
+        said: list[str] = []
+        spec = _from_entry(str(name), entry, "user", where, environ, said)
+        if spec is None:
+            raise FlagConfigError("; ".join(said))
+        warnings.extend(said)
+        out.append(spec)
     return out
 
 

@@ -1,6 +1,7 @@
 """edgar's own hands (issue 21 items 3-4), through the real binary, as root and as the
-ordinary user: undo never discards the person's work, and neither undo nor write follows a
-link the model planted — a real symlink, a real renameat2(RENAME_EXCHANGE) swap loop."""
+ordinary user, bubblewrap present and hidden: undo never discards the person's work, and
+neither undo nor write follows a link the model planted — a real symlink, a real
+renameat2(RENAME_EXCHANGE) swap loop."""
 
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ from support.project import recorded, state_of, write_script
 from support.user_edgar import runner, workdir
 
 WHO = ["root", "user"] if os.geteuid() == 0 else ["user"]
+KINDS = [(who, bwrap) for who in WHO for bwrap in (True, False)]
+IDS = [f"{who}-{'bwrap' if bwrap else 'no-bwrap'}" for who, bwrap in KINDS]
 
 
-@pytest.fixture(scope="module", params=WHO)
+@pytest.fixture(scope="module", params=KINDS, ids=IDS)
 def edgar(request):
-    run = runner(request.param)
+    run = runner(*request.param)
     yield run
     run.close()
 

@@ -22,25 +22,29 @@ json_leaf = st.one_of(
 )
 json_value = st.recursive(
     json_leaf,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.text(max_size=8), inner, max_size=4)),
     max_leaves=12,
 )
 FIELDS = ["type", "uuid", "message", "content", "origin", "isMeta", "isSidechain", "toolUseResult",
-          "sessionId", "timestamp", "operation", "attachment", "promptSource", "apiBlockIndex", "requestId"]
+          "sessionId", "timestamp", "operation", "attachment", "promptSource", "apiBlockIndex",
+          "requestId"]
 TYPES = ["user", "assistant", "system", "queue-operation", "attachment", "summary", "progress", "x"]
 
 
 @st.composite
 def odd_record(draw) -> dict:
     """A record with plausible keys and random value types."""
-    rec = {k: draw(json_value) for k in draw(st.lists(st.sampled_from(FIELDS), max_size=8, unique=True))}
+    keys = draw(st.lists(st.sampled_from(FIELDS), max_size=8, unique=True))
+    rec = {k: draw(json_value) for k in keys}
     if draw(st.booleans()):
         rec["type"] = draw(st.sampled_from(TYPES))
     if draw(st.booleans()):
         rec["message"] = {
             "content": draw(st.one_of(json_value, st.lists(st.dictionaries(
                 st.sampled_from(["type", "text", "name", "id", "thinking", "content"]),
-                st.one_of(st.sampled_from(["text", "tool_result", "tool_use", "thinking", "image"]), json_value),
+                st.one_of(st.sampled_from(["text", "tool_result", "tool_use", "thinking", "image"]),
+                          json_value),
                 max_size=4), max_size=3))),
             "id": draw(json_value), "usage": draw(json_value), "model": draw(json_value),
         }
@@ -55,12 +59,16 @@ def shaped_record(draw) -> dict:
         json_value, max_size=4,
     ).map(lambda d: d if draw(st.booleans()) else {**d, "type": draw(st.sampled_from(
         ["text", "tool_result", "tool_use", "thinking", "image"]))})
-    rec = {"type": draw(st.sampled_from(["user", "assistant", "attachment", "queue-operation", "system"])),
+    rec = {"type": draw(st.sampled_from(["user", "assistant", "attachment", "queue-operation",
+                                         "system"])),
            "uuid": "x", "sessionId": draw(st.sampled_from(["s", "t"])),
-           "message": {"content": draw(st.one_of(st.text(max_size=30), st.lists(st.one_of(block, json_value), max_size=4))),
-                       "id": draw(json_value), "model": draw(json_value), "usage": draw(json_value)},
-           "attachment": {"type": "queued_command", "prompt": draw(json_value), "origin": draw(json_value),
-                          "commandMode": draw(json_value), "isMeta": draw(json_value)},
+           "message": {
+               "content": draw(st.one_of(st.text(max_size=30),
+                                         st.lists(st.one_of(block, json_value), max_size=4))),
+               "id": draw(json_value), "model": draw(json_value), "usage": draw(json_value)},
+           "attachment": {
+               "type": "queued_command", "prompt": draw(json_value), "origin": draw(json_value),
+               "commandMode": draw(json_value), "isMeta": draw(json_value)},
            "operation": draw(st.sampled_from(["enqueue", "dequeue", "remove", "popAll"])),
            "content": draw(st.one_of(st.none(), st.text(max_size=20), st.lists(block, max_size=3))),
            "subtype": draw(st.one_of(st.just("compact_boundary"), json_value))}
@@ -137,14 +145,17 @@ def client_record(draw, i: int) -> dict:
     body = draw(st.text(max_size=30)) + f" {SECRET}{i} " + draw(st.text(max_size=30))
     content = draw(st.sampled_from(["string", "blocks", "ide"]))
     msg_content = {"string": body, "blocks": [{"type": "text", "text": body}],
-                   "ide": [{"type": "text", "text": "<ide_selection>x</ide_selection>"}, {"type": "text", "text": body}]}[content]
+                   "ide": [{"type": "text", "text": "<ide_selection>x</ide_selection>"},
+                           {"type": "text", "text": body}]}[content]
     rec = {"type": "user", "uuid": f"c{i}", "sessionId": "s", "timestamp": "2026-01-01T00:00:01Z",
            "message": {"role": "user", "content": msg_content}}
-    how = draw(st.sampled_from(["meta", "origin", "sidechain", "tool_result", "toolUseResult", "compact",
-                                "queued_command", "enqueue"]))
-    truthy = draw(st.one_of(st.just(True), st.integers(min_value=1), st.text(min_size=1), st.lists(st.none(), min_size=1)))
-    other_kind = draw(st.one_of(st.sampled_from(["task-notification", "peer", "coordinator", "channel"]),
-                                st.text(max_size=10).filter(lambda k: k != "human")))
+    how = draw(st.sampled_from(["meta", "origin", "sidechain", "tool_result", "toolUseResult",
+                                "compact", "queued_command", "enqueue"]))
+    truthy = draw(st.one_of(st.just(True), st.integers(min_value=1), st.text(min_size=1),
+                            st.lists(st.none(), min_size=1)))
+    other_kind = draw(st.one_of(
+        st.sampled_from(["task-notification", "peer", "coordinator", "channel"]),
+        st.text(max_size=10).filter(lambda k: k != "human")))
     if draw(st.booleans()):
         rec["origin"] = {"kind": "human"}  # a human origin never outweighs the client's own flags
         rec["promptSource"] = "typed"
@@ -163,7 +174,8 @@ def client_record(draw, i: int) -> dict:
         rec["isCompactSummary"] = truthy
     elif how == "queued_command":
         rec = {"type": "attachment", "uuid": f"c{i}", "sessionId": "s",
-               "attachment": {"type": "queued_command", "prompt": msg_content, "origin": {"kind": other_kind}}}
+               "attachment": {"type": "queued_command", "prompt": msg_content,
+                              "origin": {"kind": other_kind}}}
     else:
         rec = {"type": "queue-operation", "operation": "enqueue", "sessionId": "s",
                "content": msg_content, "origin": {"kind": other_kind}}
@@ -180,8 +192,9 @@ def mixed_session(draw):
         elif choice == "typed":
             out.append(json.dumps(typed_record(i)).encode())
         elif choice == "assistant":
-            out.append(json.dumps({"type": "assistant", "uuid": f"a{i}", "sessionId": "s", "message": {
-                "id": f"m{i % 3}", "content": [{"type": "text", "text": f"{SECRET}{i} said by the model"}]}}).encode())
+            said = [{"type": "text", "text": f"{SECRET}{i} said by the model"}]
+            out.append(json.dumps({"type": "assistant", "uuid": f"a{i}", "sessionId": "s",
+                                   "message": {"id": f"m{i % 3}", "content": said}}).encode())
         else:
             out.append(draw(hostile_line))
     return lines(out)
@@ -220,8 +233,8 @@ def session_events(draw) -> list[bytes]:
         kind = draw(st.sampled_from(["user", "queued_user", "enqueue", "dequeue", "remove", "qc",
                                      "assistant", "tool", "client", "session", "bad"]))
         words = draw(st.sampled_from(POOL))
-        base = {"uuid": f"u{i}", "sessionId": draw(st.sampled_from(["s1", "s1", "s1", "s2"])) if kind == "session" else "s1",
-                "timestamp": "2026-01-01T00:00:00Z"}
+        session = draw(st.sampled_from(["s1", "s1", "s1", "s2"])) if kind == "session" else "s1"
+        base = {"uuid": f"u{i}", "sessionId": session, "timestamp": "2026-01-01T00:00:00Z"}
         if kind in ("user", "session"):
             content = words if not words.startswith("/") else \
                 f"<command-name>{words.split()[0]}</command-name><command-args>{words.split()[1]}</command-args>"
@@ -234,12 +247,16 @@ def session_events(draw) -> list[bytes]:
             if kind == "enqueue":
                 rec["content"] = words
         elif kind == "qc":
-            rec = {"type": "attachment", "attachment": {"type": "queued_command", "prompt": words}, **base}
+            rec = {"type": "attachment",
+                   "attachment": {"type": "queued_command", "prompt": words}, **base}
         elif kind == "assistant":
-            rec = {"type": "assistant", "message": {"id": f"m{draw(st.integers(0, 3))}", "content": [
-                {"type": "text", "text": f"r{i}"}], "usage": {"output_tokens": i}}, **base}
+            rec = {"type": "assistant",
+                   "message": {"id": f"m{draw(st.integers(0, 3))}",
+                               "content": [{"type": "text", "text": f"r{i}"}],
+                               "usage": {"output_tokens": i}}, **base}
         elif kind == "tool":
-            rec = {"type": "user", "toolUseResult": {}, "message": {"content": [{"type": "tool_result"}]}, **base}
+            rec = {"type": "user", "toolUseResult": {},
+                   "message": {"content": [{"type": "tool_result"}]}, **base}
         elif kind == "client":
             rec = {"type": "user", "isMeta": True, "message": {"content": words}, **base}
         else:

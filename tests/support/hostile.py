@@ -93,6 +93,16 @@ def bin_without_bwrap() -> Path:
     return where
 
 
+def path_without_bwrap(python: str) -> str:
+    """A PATH with every system program but bwrap, and ``python``'s own directory first
+    unless bwrap is there too (the ordinary user's ``/usr/bin/python3``)."""
+    own = str(Path(python).parent)
+    path = [own] if shutil.which("bwrap", path=own) is None else []
+    found = os.pathsep.join([*path, str(bin_without_bwrap())])
+    assert shutil.which("bwrap", path=found) is None, found
+    return found
+
+
 @dataclass
 class Machine:
     base: Path                    # everything of the run lives beneath: chowned to the user
@@ -117,10 +127,7 @@ class Machine:
         if self.user is not None and self.python != sys.executable:
             env["PYTHONPATH"] += os.pathsep + str(user_site())
         if not self.bwrap:
-            own = str(Path(self.python).parent)
-            path = [own] if shutil.which("bwrap", path=own) is None else []
-            env["PATH"] = os.pathsep.join([*path, str(bin_without_bwrap())])
-            assert shutil.which("bwrap", path=env["PATH"]) is None, env["PATH"]
+            env["PATH"] = path_without_bwrap(self.python)
         return env
 
     def own(self) -> None:

@@ -64,11 +64,16 @@ class Runner:
     base: Path | None = None
     pythonpath: str = str(REPO)
     python: str = field(default="")
+    bwrap: bool = True              # False: PATH without bwrap, as support.hostile hides it
 
     def env(self, home: Path, **extra: str) -> dict[str, str]:
         env = edgar_env(home, **extra)
         env["PYTHONPATH"] = self.pythonpath
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        if not self.bwrap:
+            from support.hostile import path_without_bwrap
+
+            env["PATH"] = path_without_bwrap(self.python)
         return env
 
     def own(self, *paths: Path) -> None:
@@ -90,11 +95,11 @@ class Runner:
             shutil.rmtree(self.base, ignore_errors=True)
 
 
-def runner(who: str) -> Runner:
+def runner(who: str, bwrap: bool = True) -> Runner:
     import sys
 
     if who == "root" or os.geteuid() != 0:
-        return Runner(who, python=sys.executable)
+        return Runner(who, python=sys.executable, bwrap=bwrap)
     user = ordinary_user()
     base = Path(tempfile.mkdtemp(prefix="edgar-user-run-"))
     src, deps = base / "src", base / "deps"
@@ -103,7 +108,7 @@ def runner(who: str) -> Runner:
     os.chmod(base, 0o755)
     for path in base.rglob("*"):
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
-    return Runner(who, user, base, f"{src}{os.pathsep}{deps}", user.python)
+    return Runner(who, user, base, f"{src}{os.pathsep}{deps}", user.python, bwrap)
 
 
 def workdir(run: Runner) -> Path:

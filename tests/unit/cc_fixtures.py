@@ -21,7 +21,8 @@ SESSION = "s-1"
 
 def _base(kind: str, **extra) -> dict:
     n = next(_ids)
-    rec = {"type": kind, "uuid": f"u-{n}", "sessionId": SESSION, "timestamp": f"2026-01-01T00:00:{n % 60:02d}Z"}
+    rec = {"type": kind, "uuid": f"u-{n}", "sessionId": SESSION,
+           "timestamp": f"2026-01-01T00:00:{n % 60:02d}Z"}
     rec.update(extra)
     return rec
 
@@ -32,18 +33,22 @@ def user(content, **extra) -> dict:
 
 def human(content, **extra) -> dict:
     """A modern typed prompt: origin marker + promptSource."""
-    return user(content, origin={"kind": "human"}, promptSource=extra.pop("promptSource", "typed"), **extra)
+    return user(content, origin={"kind": "human"},
+                promptSource=extra.pop("promptSource", "typed"), **extra)
 
 
 def tool_result(text="ok", **extra) -> dict:
-    return user([{"type": "tool_result", "tool_use_id": "t", "content": text}], toolUseResult={"stdout": text}, **extra)
+    return user([{"type": "tool_result", "tool_use_id": "t", "content": text}],
+                toolUseResult={"stdout": text}, **extra)
 
 
 def asst(mid, *blocks, usage=None, model="claude-x", **extra) -> dict:
-    message = {"id": mid, "type": "message", "role": "assistant", "model": model, "content": list(blocks)}
+    message = {"id": mid, "type": "message", "role": "assistant", "model": model,
+               "content": list(blocks)}
     if usage is not None:
         message["usage"] = usage
-    return _base("assistant", message=message, requestId=extra.pop("requestId", f"req-{mid}"), **extra)
+    return _base("assistant", message=message, requestId=extra.pop("requestId", f"req-{mid}"),
+                 **extra)
 
 
 def text(t):
@@ -59,7 +64,8 @@ def tool_use(name):
 
 
 def usage(i=0, o=0, cw=0, cr=0):
-    return {"input_tokens": i, "output_tokens": o, "cache_creation_input_tokens": cw, "cache_read_input_tokens": cr}
+    return {"input_tokens": i, "output_tokens": o, "cache_creation_input_tokens": cw,
+            "cache_read_input_tokens": cr}
 
 
 def queue(operation, content=None, **extra) -> dict:
@@ -72,7 +78,8 @@ def queue(operation, content=None, **extra) -> dict:
 
 
 def queued_command(prompt, origin=None, **att) -> dict:
-    attachment = {"type": "queued_command", "prompt": prompt, "commandMode": att.pop("commandMode", "prompt")}
+    attachment = {"type": "queued_command", "prompt": prompt,
+                  "commandMode": att.pop("commandMode", "prompt")}
     if origin is not None:
         attachment["origin"] = origin
     attachment.update(att)

@@ -31,6 +31,12 @@ from edgar.transcripts.claude_code import (
 DATA = Path(__file__).resolve().parent.parent / "data" / "claude-code"
 CCL = "iansherr__claude-code-log__test__test_data__"
 RP = CCL + "real_projects__"
+RECORDER = RP + "-Users-dain-workspace-JSSoundRecorder__7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl"
+LOG_SAMPLE = RP + "-Users-dain-workspace-claude-code-log-sample__"
+TEAMMATE = (RP + "-experiments-worktrees__ef958aa1-0e93-49f0-bb71-150f63befcd1"
+            "__subagents__agent-a52886dc180afb356")
+SUBAGENT = (RP + "-src-experiments-claude_p__29ccd257-68b1-427f-ae5f-6524b7cb6f20"
+            "__subagents__agent-a2271d1.jsonl")
 
 # file -> [(line, source, first words of the typed text)]
 EXPECTED: dict[str, list[tuple[int, str, str]]] = {
@@ -48,7 +54,7 @@ EXPECTED: dict[str, list[tuple[int, str, str]]] = {
     # 57-59, 62-64, 97-99, 167-169); the user record is the one counted. 4 is the
     # isMeta /init expansion; 47 and 169 begin with an IDE context block
     # (<ide_opened_file>, <ide_selection>) that is not typed; 56 is an interrupt.
-    RP + "-Users-dain-workspace-JSSoundRecorder__7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl": [
+    RECORDER: [
         (3, "command", "/init"),
         (47, "user", "OK, so this was just so you know what there is now"),
         (59, "user", "I have both Node and Python, but I don't want"),
@@ -57,12 +63,12 @@ EXPECTED: dict[str, list[tuple[int, str, str]]] = {
         (169, "user", "Let's also Migrate to AudioWorklet"),
     ],
     # v1.0.29: four summary titles, one string prompt, then only tool results.
-    RP + "-Users-dain-workspace-claude-code-log-sample__07f2e15c-a38b-454b-9148-60edc06de401.jsonl": [
+    LOG_SAMPLE + "07f2e15c-a38b-454b-9148-60edc06de401.jsonl": [
         (5, "user", "Can you please update the top level index.html"),
     ],
     # v1.0.56: 1 isMeta caveat, 2 /clear, 3 its empty stdout, 4 `!` bash mode,
     # 5 bash output, 6 the prompt; the rest are tool results.
-    RP + "-Users-dain-workspace-claude-code-log-sample__12a546d1-83a7-49a6-abba-5400db340b43.jsonl": [
+    LOG_SAMPLE + "12a546d1-83a7-49a6-abba-5400db340b43.jsonl": [
         (2, "command", "/clear"),
         (4, "bash", "!uv run pytest -m browser -v"),
         (6, "user", "We've just done a big refactoring (Phase 2"),
@@ -88,15 +94,15 @@ EXPECTED: dict[str, list[tuple[int, str, str]]] = {
         (179, "command", "/exit"),
     ],
     # Teammate transcript: the prompt at 1 was written by the parent model.
-    RP + "-experiments-worktrees__ef958aa1-0e93-49f0-bb71-150f63befcd1__subagents__agent-a52886dc180afb356.jsonl": [],
+    TEAMMATE + ".jsonl": [],
     # Not a transcript (agent metadata): one object without a record type.
-    RP + "-experiments-worktrees__ef958aa1-0e93-49f0-bb71-150f63befcd1__subagents__agent-a52886dc180afb356.meta.json": [],
+    TEAMMATE + ".meta.json": [],
     RP + "-src-deep-manifest__agent-c8d9b115.jsonl": [],
     # v2.1.17: a lone dequeue, a hook progress record, the prompt, Task.
     RP + "-src-experiments-claude_p__29ccd257-68b1-427f-ae5f-6524b7cb6f20.jsonl": [
         (3, "user", "Use the Explore task in sub-agents with Haiku model"),
     ],
-    RP + "-src-experiments-claude_p__29ccd257-68b1-427f-ae5f-6524b7cb6f20__subagents__agent-a2271d1.jsonl": [],
+    SUBAGENT: [],
     # v2.1.38: 13 is an interrupt; 14 (/model) is a system record, not a user one.
     "marot__spotter__test__fixtures__transcripts__short.jsonl": [
         (4, "user", "mix phx.server doesnt seem to start"),
@@ -132,7 +138,7 @@ MALFORMED = {
         15: "not a JSON object",  # 42
         16: "not a JSON object",  # [1]
     },
-    RP + "-experiments-worktrees__ef958aa1-0e93-49f0-bb71-150f63befcd1__subagents__agent-a52886dc180afb356.meta.json": {
+    TEAMMATE + ".meta.json": {
         1: "no record type",
     },
 }
@@ -177,12 +183,12 @@ def test_malformed_lines_match_the_hand_check(name):
 
 
 def test_typed_text_has_the_client_parts_removed():
-    name = RP + "-Users-dain-workspace-JSSoundRecorder__7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl"
+    name = RECORDER
     typed = {t.line: t.text for t in run(name) if isinstance(t, Typed)}
     assert typed[169] == "Let's also Migrate to AudioWorklet"  # <ide_selection> block dropped
     assert "ide_opened_file" not in typed[47]
-    fh = {t.line: t.text for t in run("oneryalcin__fasthooks__specs__data__sample_main_transcript.jsonl")
-          if isinstance(t, Typed)}
+    fasthooks = run("oneryalcin__fasthooks__specs__data__sample_main_transcript.jsonl")
+    fh = {t.line: t.text for t in fasthooks if isinstance(t, Typed)}
     assert fh[2] == "can you run a command ls -la"  # trailing space of the record trimmed
 
 
@@ -219,7 +225,7 @@ def test_streamed_siblings_are_merged_across_tool_results():
 
 
 def test_exchange_evidence_in_an_ide_session():
-    ex = exchanges(RP + "-Users-dain-workspace-JSSoundRecorder__7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl")
+    ex = exchanges(RECORDER)
     assert sorted(ex) == [3, 47, 59, 64, 99, 169]
     assert [(e.kind, e.line) for e in ex[3].evidence] == [("meta", 4)]
     assert ex[3].evidence[0].text.startswith("Please analyze this codebase")
@@ -229,7 +235,7 @@ def test_exchange_evidence_in_an_ide_session():
 
 
 def test_sidechain_files_have_usage_but_no_typed_text():
-    items = run(RP + "-src-experiments-claude_p__29ccd257-68b1-427f-ae5f-6524b7cb6f20__subagents__agent-a2271d1.jsonl")
+    items = run(SUBAGENT)
     result = items[-1]
     assert result.typed == 0 and result.exchanges == 0
     assert result.client_messages == {"sidechain": 25}

@@ -26,7 +26,8 @@ def _queue() -> tuple[PendingTexts, list[tuple[int, int, int]]]:
 def test_a_repeat_settles_what_was_queued_before_it_and_leaves_what_came_after():
     q, placed = _queue()
     for line, key in [(1, "a"), (2, "b"), (3, "c")]:
-        assert q.add(_typed(line, key), line * 10, key, seq=line, anchor=(line * 10, line - 1)) == []
+        added = q.add(_typed(line, key), line * 10, key, seq=line, anchor=(line * 10, line - 1))
+        assert added == []
     items, match = q.repeat("b")
     assert match is not None and match.typed.line == 2
     assert items == [1] and placed == [(1, 10, 1)]

@@ -43,18 +43,23 @@ BAD_LINES = {
     "a number": b"42",
     "JSON null": b"null",
     "no type": b'{"silly": "this"}',
-    "record without uuid": json.dumps({"type": "user", "message": {"content": "no uuid here"}}).encode(),
+    "record without uuid":
+        json.dumps({"type": "user", "message": {"content": "no uuid here"}}).encode(),
     "message as a string": json.dumps({"type": "user", "uuid": "x", "message": "error"}).encode(),
-    "content is a number": json.dumps({"type": "user", "uuid": "x", "message": {"content": 7}}).encode(),
-    "content is an object": json.dumps({"type": "user", "uuid": "x", "message": {"content": {"text": "hi"}}}).encode(),
-    "content missing": json.dumps({"type": "assistant", "uuid": "x", "message": {"contenst": []}}).encode(),
+    "content is a number":
+        json.dumps({"type": "user", "uuid": "x", "message": {"content": 7}}).encode(),
+    "content is an object":
+        json.dumps({"type": "user", "uuid": "x", "message": {"content": {"text": "hi"}}}).encode(),
+    "content missing":
+        json.dumps({"type": "assistant", "uuid": "x", "message": {"contenst": []}}).encode(),
     "NUL inside": b'{"type": "user",\x00 "uuid": "x"}',
     "only NULs": b"\x00\x00\x00\x00",
     "invalid UTF-8": b'{"type": "user", "uuid": "x", "message": {"content": "\xff\xfe"}}',
     "deep nesting": b"[" * 100000 + b"]" * 100000,
     "huge integer": b'{"type": "user", "n": ' + b"9" * 10000 + b"}",
     "queue op without operation": b'{"type": "queue-operation", "content": "x"}',
-    "attachment not an object": b'{"type": "attachment", "uuid": "a", "attachment": "queued_command"}',
+    "attachment not an object":
+        b'{"type": "attachment", "uuid": "a", "attachment": "queued_command"}',
 }
 
 
@@ -116,10 +121,12 @@ def test_odd_field_types_never_raise(field, value):
 
 
 def test_wrong_types_inside_assistant_messages_never_raise():
-    odd = asst("m", text("x"), usage={"input_tokens": "9", "output_tokens": True, "cache_read_input_tokens": -5})
+    odd = asst("m", text("x"),
+               usage={"input_tokens": "9", "output_tokens": True, "cache_read_input_tokens": -5})
     odd["message"]["model"] = 42
     odd["message"]["id"] = ["not", "a", "string"]
-    items = run(BEFORE, odd, asst("m", {"type": "text", "text": 5}, {"type": "tool_use", "name": None}), AFTER)
+    bad_blocks = asst("m", {"type": "text", "text": 5}, {"type": "tool_use", "name": None})
+    items = run(BEFORE, odd, bad_blocks, AFTER)
     assert texts(items) == ["before the bad line", "after the bad line"]
 
 
@@ -148,7 +155,8 @@ def test_a_last_line_without_newline_is_used_by_a_final_scan_but_not_consumed():
     items = run_bytes(data, final=False)  # may still be written: wait for its newline
     assert texts(items) == ["before the bad line"] and malformed(items) == []
     later = run_bytes(data + b"\n" + lines(AFTER), mark=result(items).mark, final=False)
-    assert [(t.line, t.text) for t in typed(later)] == [(2, "no newline"), (3, "after the bad line")]
+    assert [(t.line, t.text) for t in typed(later)] == [
+        (2, "no newline"), (3, "after the bad line")]
 
 
 def test_a_50_mb_line_is_read_and_its_neighbours_survive(tmp_path):
@@ -158,7 +166,8 @@ def test_a_50_mb_line_is_read_and_its_neighbours_survive(tmp_path):
         big = tool_result("small")
         big["message"]["content"][0]["content"] = "A" * (50 * 1024 * 1024)  # one 50 MB field
         f.write(json.dumps(big).encode() + b"\n")
-        f.write(b'{"type": "user", "junk": "' + b"B" * (50 * 1024 * 1024) + b"\n")  # 50 MB of damage
+        # 50 MB of damage
+        f.write(b'{"type": "user", "junk": "' + b"B" * (50 * 1024 * 1024) + b"\n")
         f.write(lines(AFTER))
     items = list(scan(path))
     assert texts(items) == ["before the bad line", "after the bad line"]
@@ -222,8 +231,9 @@ def _typed(items):
 def test_scanning_in_two_halves_equals_one_scan(tmp_path):
     data = lines(*SESSION)
     full = _typed(run_bytes(data, final=False))
-    assert full == [(1, "user", "first question"), (5, "user", "second question"), (7, "enqueue", "steer left"),
-                    (11, "enqueue", "steer right"), (14, "command", "/cmd arg"), (17, "user", "third question")]
+    assert full == [(1, "user", "first question"), (5, "user", "second question"),
+                    (7, "enqueue", "steer left"), (11, "enqueue", "steer right"),
+                    (14, "command", "/cmd arg"), (17, "user", "third question")]
     cuts = [i + 1 for i, b in enumerate(data) if b == 0x0A] + [7, 300, len(data) - 3]
     path = tmp_path / "s.jsonl"
     for cut in cuts:
@@ -320,7 +330,8 @@ def test_resume_sees_queued_text_still_pending_when_the_exchange_opened():
     ]
     data = lines(*records)
     full = _typed(run_bytes(data, final=False))
-    assert [(src, txt) for _, src, txt in full] == [("user", "E"), ("queued_command", "P"), ("queued_command", "Q")]
+    assert [(src, txt) for _, src, txt in full] == [
+        ("user", "E"), ("queued_command", "P"), ("queued_command", "Q")]
     for cut in [i + 1 for i, b in enumerate(data) if b == 0x0A]:
         first = run_bytes(data[:cut], final=False)
         second = run_bytes(data, mark=result(first).mark, final=False)
