@@ -45,7 +45,7 @@ def _scalar(text: str) -> str:
 
 def parse(text: str) -> tuple[list[str] | None, str]:
     """(the ``paths`` patterns or None, the body)."""
-    lines = text.splitlines()
+    lines = text.split("\n")   # only newlines end a line: a body keeps its other characters
     if not lines or lines[0].strip() != "---":
         return None, text.strip()
     try:
