@@ -72,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="permission rules that are always refused, e.g. \"Bash(rm:*)\" Write")
     p.add_argument("--append-system-prompt", metavar="TEXT",
                    help="add TEXT at the end of the system prompt")
+    p.add_argument("--system-prompt", metavar="TEXT",
+                   help="TEXT in place of edgar's opening words of the system prompt (the "
+                   "project root, instructions, facts and skills stay; tools are sent apart)")
     p.add_argument("--add-dir", dest="add_dir", action="append", nargs="+", metavar="DIR",
                    help="let the tools and the sandboxed shell read and write DIR too, confined "
                    "like the project root (repeatable; tools.add_dirs in config)")
@@ -95,6 +98,8 @@ def _parser() -> argparse.ArgumentParser:
                    "write the message, one more call per commit)")
     p.add_argument("-c", "--continue", dest="cont", action="store_true",
                    help="continue the most recent session")
+    p.add_argument("--session-id", metavar="UUID",
+                   help="start a new session with this id (a UUID no session here has)")
     p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",
                    help="resume session ID (without ID: list sessions)")
     return p

@@ -41,6 +41,7 @@ def settings_for(args: argparse.Namespace, root: Path):
                                  "git.auto_commit": args.auto_commit,
                                  "max_turns": args.max_turns,    # deprecated (ADR-0058)
                                  "append_system_prompt": args.append_system_prompt,
+                                 "system_prompt": getattr(args, "system_prompt", None),
                                  "tools.add_dirs": added_dirs(args)})
 
 
@@ -116,6 +117,11 @@ def run(args: argparse.Namespace) -> int:
         resumed = _resume(args, root)
         if resumed == "listed":
             return 0
+        if getattr(args, "session_id", None) is not None:
+            if resumed is not None:
+                raise UsageError("--session-id names a new session; it cannot be given with "
+                                 "-c/--continue or -r/--resume")
+            resumed = (fresh_session_id(args.session_id, root), [])
         first = typed(args.first) if args.first is not None else None
         if args.prompt and first is not None:
             raise UsageError("give the prompt once: edgar -p PROMPT, or edgar PROMPT")
@@ -161,6 +167,25 @@ def run(args: argparse.Namespace) -> int:
             return fail(exc.message)
         print(f"edgar: {exc.message}", file=sys.stderr)
         return 1
+
+
+def fresh_session_id(given: str, root: Path) -> str:
+    """``--session-id``: a UUID (written in its canonical form) no session of this project has
+    yet; ``UsageError`` otherwise. The session's file is ``<id>.jsonl``."""
+    import uuid
+
+    from edgar.core.project import state_dir
+    from edgar.core.sessionlog import list_sessions
+
+    try:
+        value = str(uuid.UUID(given))
+    except ValueError:
+        raise UsageError(f"--session-id {given}: not a UUID (e.g. "
+                         "123e4567-e89b-12d3-a456-426614174000)") from None
+    if any(path.stem == value for path in list_sessions(state_dir(root))):
+        raise UsageError(f"--session-id {given}: a session with this id already exists in this "
+                         f"project; continue it with edgar -r {value}")
+    return value
 
 
 def _is_terminal(stream) -> bool:

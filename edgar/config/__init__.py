@@ -244,6 +244,7 @@ class Settings(_Section):
     permission_mode: PermissionMode = "ask"
     max_steps: int = Field(50, gt=0, le=10_000)   # model calls of the loop in one turn
     append_system_prompt: str | None = Field(None, max_length=MILLION)  # the person's words, last
+    system_prompt: str | None = Field(None, max_length=MILLION)  # replaces edgar's base words
     providers: dict[str, ProviderSettings] = Field(default_factory=dict)
     tools: ToolsSettings = Field(default_factory=ToolsSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)

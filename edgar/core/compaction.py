@@ -126,6 +126,7 @@ class Compactor:
     def _chars(self, session: StepView, skills: list[tuple[str, str]]) -> int:
         system = system_prompt(session.root, session.facts(), skills,
                                append=self.settings.append_system_prompt,
+                               base=self.settings.system_prompt,
                                add_dirs=self.settings.tools.add_dirs)
         return request_chars(system, session.messages, [t.spec() for t in session.tools.values()])
 

@@ -49,16 +49,19 @@ def _system_name() -> str:
 def system_prompt(root: Path, facts: Iterable[str | FactLike] = (),
                   skills: Iterable[tuple[str, str]] = (),
                   today: datetime.date | None = None, append: str | None = None,
-                  add_dirs: Iterable[str] = ()) -> str:
+                  add_dirs: Iterable[str] = (), base: str | None = None) -> str:
     """``append``: the person's own words for the end (``--append-system-prompt``);
-    ``add_dirs``: the directories the person added (``--add-dir``), named for the model."""
+    ``add_dirs``: the directories the person added (``--add-dir``), named for the model;
+    ``base``: the person's words in place of edgar's opening paragraph (``--system-prompt``;
+    the project root, instructions, facts, skills and ``append`` stay)."""
     day = (today or datetime.date.today()).isoformat()
     where = f"Project root: {root}"
     added = [os.path.realpath(os.path.expanduser(d)) for d in add_dirs]
     if added:
         where += ("\nAdditional working directories (the tools read and write them too; give "
                   "their paths absolute): " + ", ".join(added))
-    sections = [BASE, f"{where}\nPlatform: {_system_name()}\nToday: {day}"]
+    opening = base.strip() if base and base.strip() else BASE
+    sections = [opening, f"{where}\nPlatform: {_system_name()}\nToday: {day}"]
     instructions = project_instructions(root)
     if instructions:
         sections.append("Project instructions:\n" + instructions)

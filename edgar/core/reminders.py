@@ -68,6 +68,9 @@ class PromptSettings(Protocol):
     def append_system_prompt(self) -> str | None: ...
 
     @property
+    def system_prompt(self) -> str | None: ...
+
+    @property
     def tools(self) -> PromptTools: ...
 
 
@@ -110,6 +113,7 @@ def system(session: PromptView, today: datetime.date | None = None) -> str:
         facts = session.facts()
         state.text = system_prompt(session.root, facts, (), today=day,
                                    append=session.settings.append_system_prompt,
+                                   base=session.settings.system_prompt,
                                    add_dirs=session.settings.tools.add_dirs)
         state.facts, state.day = {_text(f) for f in facts}, day.isoformat()
         if session.log is not None:   # what -c/-r continue from

@@ -3,14 +3,18 @@ not a database, a ``.edgar`` that is a file, a trust record, a checkpoint manife
 tests/e2e/test_repl_broken_history.py) the REPL's input history, each in the shapes it breaks
 in. Each command that reads one says where and what to do in one line, never a traceback,
 and leaves the file as it was; ``edgar doctor --repair`` moves it aside (never deletes) and
-edgar works again."""
+edgar works again. A broken database and a ``.edgar`` that is a file also as the ordinary user of
+``support.users`` and with bubblewrap hidden (``support.hostile``)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
+from support.hostile import IDS, KINDS, Machine
 from support.project import REPO, edgar_env, make_project, run_edgar, state_of, write_script
 
 # experience.db is the learning package's store: without the package nothing opens it
@@ -29,7 +33,35 @@ def corrupt(path, how: str) -> None:
         path.mkdir()
 
 
-@pytest.mark.parametrize("how", ["garbage", "truncated", "directory"])
+@pytest.fixture(params=KINDS, ids=IDS)
+def machine(request):
+    who, bwrap = request.param
+    base = Path(tempfile.mkdtemp(prefix="edgar-broken-state-"))
+    try:
+        yield Machine(base, who, bwrap)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def kinds(hows, every_kind="garbage"):
+    """Each shape on the suite's own machine; ``every_kind`` on all four kinds of machine."""
+    return [pytest.param(how, kind, id=f"{how}-{kind_id}")
+            for how in hows for kind, kind_id in zip(KINDS, IDS, strict=True)
+            if how == every_kind or kind == KINDS[0]]
+
+
+@pytest.fixture
+def on(request):
+    """The Machine for the ``kind`` parameter (root with bubblewrap: the suite's own)."""
+    who, bwrap = request.node.callspec.params["kind"]
+    base = Path(tempfile.mkdtemp(prefix="edgar-broken-state-"))
+    try:
+        yield Machine(base, who, bwrap)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.parametrize("how, kind", kinds(["garbage", "truncated", "directory"]))
 @pytest.mark.parametrize("db, argv", [
     ("memory.db", ["-p", "hi"]),
     ("memory.db", ["memory", "list"]),
@@ -37,16 +69,17 @@ def corrupt(path, how: str) -> None:
     pytest.param("experience.db", ["-p", "hi"], marks=LEARNING),
     pytest.param("experience.db", ["stats"], marks=LEARNING),
 ])
-def test_a_broken_database_is_one_located_line_and_repair_moves_it_aside(tmp_path, how, db, argv):
-    project = make_project(tmp_path / "proj")
-    home = tmp_path / "home"
-    env = edgar_env(home)
+def test_a_broken_database_is_one_located_line_and_repair_moves_it_aside(on, how, kind, db,
+                                                                         argv):
+    project = make_project(on.base / "proj")
+    home = on.base / "home"
+    env = on.env(home)
     path = state_of(project, home) / db
     corrupt(path, how)
     before = path.read_bytes() if path.is_file() else None
-    script = write_script(tmp_path / "s.jsonl", [{"text": "hello"}])
+    script = write_script(on.base / "s.jsonl", [{"text": "hello"}])
     args = argv + (["--model", f"scripted:{script}"] if argv[0] == "-p" else [])
-    done = run_edgar(args, project, env)
+    done = on.edgar(args, cwd=project, env=env)
     assert done.returncode == 1, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
     assert (f"edgar: {path} is not a database" in done.stderr
@@ -56,12 +89,12 @@ def test_a_broken_database_is_one_located_line_and_repair_moves_it_aside(tmp_pat
     else:
         assert path.is_dir()
 
-    fixed = run_edgar(["doctor", "--repair"], project, env)
+    fixed = on.edgar(["doctor", "--repair"], cwd=project, env=env)
     assert fixed.returncode == 0 and "Traceback" not in fixed.stderr, fixed.stderr
     assert f"moved {path} aside to {db}.broken-" in fixed.stdout
     [aside] = path.parent.glob(f"{db}.broken-*")
     assert (aside.read_bytes() == before) if before is not None else aside.is_dir()
-    again = run_edgar(args, project, env)
+    again = on.edgar(args, cwd=project, env=env)
     assert again.returncode == 0, again.stderr
 
 
@@ -114,31 +147,32 @@ def damage(path, how: str) -> None:
         path.write_bytes(shapes[how])
 
 
-def repaired(project, env, path) -> None:
-    fixed = run_edgar(["doctor", "--repair"], project, env)
+def repaired(project, env, path, machine: Machine | None = None) -> None:
+    fixed = (machine.edgar(["doctor", "--repair"], cwd=project, env=env) if machine
+             else run_edgar(["doctor", "--repair"], project, env))
     assert fixed.returncode == 0 and "Traceback" not in fixed.stderr, fixed.stderr
     assert f"moved {path} aside to {path.name}.broken-" in fixed.stdout, fixed.stdout
     assert len(list(path.parent.glob(f"{path.name}.broken-*"))) == 1   # kept, not deleted
     assert not os.path.lexists(path)
 
 
-def test_a_dot_edgar_that_is_a_file_is_said_init_stops_and_repair_moves_it_aside(tmp_path):
-    project = make_project(tmp_path / "proj")
-    env = edgar_env(tmp_path / "home")
+def test_a_dot_edgar_that_is_a_file_is_said_init_stops_and_repair_moves_it_aside(machine):
+    project = make_project(machine.base / "proj")
+    env = machine.env(machine.base / "home")
     dot = project / ".edgar"
     dot.write_text("not a directory\n")
-    script = write_script(tmp_path / "s.jsonl", [{"text": "hello"}])
-    done = run_edgar(["-p", "hi", "--model", f"scripted:{script}"], project, env)
+    script = write_script(machine.base / "s.jsonl", [{"text": "hello"}])
+    done = machine.edgar(["-p", "hi", "--model", f"scripted:{script}"], cwd=project, env=env)
     assert done.returncode == 0 and "hello" in done.stdout, done.stderr   # work goes on
     assert "Traceback" not in done.stderr
     assert done.stderr.count(f"edgar: {dot} is not a directory") == 1, done.stderr
     assert WAY_OUT in done.stderr
-    init = run_edgar(["init"], project, env)
+    init = machine.edgar(["init"], cwd=project, env=env)
     assert init.returncode == 1 and "Traceback" not in init.stderr, init.stderr
     assert init.stderr.strip() == f"edgar: {dot} is not a directory — {WAY_OUT}"
     assert dot.read_text() == "not a directory\n"
-    repaired(project, env, dot)
-    again = run_edgar(["init"], project, env)
+    repaired(project, env, dot, machine)
+    again = machine.edgar(["init"], cwd=project, env=env)
     assert again.returncode == 0 and (project / ".edgar" / "config.toml").is_file(), again.stderr
 
 

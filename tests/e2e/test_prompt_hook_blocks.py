@@ -6,19 +6,23 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
+from support.hostile import IDS, KINDS, Machine
 from support.project import REPO, edgar_env, make_project, run_edgar, write_script
 
 HOOK = REPO / "tests" / "support" / "hooks" / "hook.py"
 LINE = "always use tabs for indentation in this project"
 
 
-def _setup(tmp_path, mode="block"):
+def _setup(tmp_path, mode="block", python=sys.executable, hook_path=HOOK):
     home = tmp_path / "home"
     home.mkdir()
-    py, hook = shlex.quote(sys.executable), shlex.quote(str(HOOK))
+    py, hook = shlex.quote(python), shlex.quote(str(hook_path))
     (home / "config.toml").write_text(
         "[[hooks.UserPromptSubmit]]\n"
         f"command = \"{py} {hook} {mode} 'prompts about tabs are not allowed here'\"\n")
@@ -28,13 +32,28 @@ def _setup(tmp_path, mode="block"):
     return root, script, edgar_env(home, EDGAR_SCRIPTED_RECORD=str(record)), home, record
 
 
-def test_a_blocked_prompt_is_not_published_learned_logged_or_sent(tmp_path):
+@pytest.fixture(params=KINDS, ids=IDS)
+def machine(request):
+    who, bwrap = request.param
+    base = Path(tempfile.mkdtemp(prefix="edgar-prompt-block-"))
+    try:
+        yield Machine(base, who, bwrap)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_blocked_prompt_is_not_published_learned_logged_or_sent(machine):
+    """As root and as the ordinary user, bubblewrap present and hidden: the hook is run by
+    the spawner every program edgar starts goes through, which differs on each."""
+    hook = machine.base / "hook.py"
+    shutil.copy(HOOK, hook)
     for mode in ("block", "json-block"):
-        base = tmp_path / mode
+        base = machine.base / mode
         base.mkdir()
-        root, script, env, home, record = _setup(base, mode)
-        out = run_edgar(["-p", LINE, "--model", f"scripted:{script}", "--output-format",
-                         "edgar-events"], root, env)
+        root, script, env, home, record = _setup(base, mode, machine.python, hook)
+        env.update({k: v for k, v in machine.env(home).items() if k in ("PATH", "PYTHONPATH")})
+        out = machine.edgar(["-p", LINE, "--model", f"scripted:{script}", "--output-format",
+                             "edgar-events"], cwd=root, env=env)
         assert out.returncode != 0
         events = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
         kinds = [e.get("type") for e in events]
@@ -46,7 +65,7 @@ def test_a_blocked_prompt_is_not_published_learned_logged_or_sent(tmp_path):
         sent = json.loads((root / "hook-log.jsonl").read_text().splitlines()[0])
         assert sent["prompt"] == LINE          # the hook was asked, with the line
         assert not record.exists() or record.read_text() == ""     # no model call
-        facts = run_edgar(["memory", "list", "--all"], root, env)
+        facts = machine.edgar(["memory", "list", "--all"], cwd=root, env=env)
         assert facts.returncode == 0, facts.stderr
         assert "tabs" not in facts.stdout
         # nowhere on disk: not in a session log, history, or any store (the config excepted)

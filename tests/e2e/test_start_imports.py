@@ -166,3 +166,55 @@ def test_a_warm_starts_tool_call_is_validated_without_pydantic_with_the_same_err
     assert warm_results[0] == ("invalid arguments: command: Input should be a valid string; "
                                "timout: Extra inputs are not permitted")
     assert "ran-42" in str(warm_results[1])
+
+
+def _importer(importtime: str, module: str) -> str | None:
+    """The module whose import first imported ``module`` (``-X importtime`` nests by indent)."""
+    lines = [line.rsplit("|", 1)[1] for line in importtime.splitlines()
+             if line.startswith("import time:") and "|" in line]
+    for i, name in enumerate(lines):
+        if name.strip() == module:
+            depth = len(name) - len(name.lstrip())
+            for later in lines[i + 1:]:
+                if len(later) - len(later.lstrip()) < depth:
+                    return later.strip()
+            return None
+    return None
+
+
+NETWORK = {"httpx2", "httpcore2", "anyio", "h11", "h2", "truststore", "sniffio", "certifi"}
+
+
+@pytest.mark.parametrize("network", [False, True])
+def test_a_scripted_run_imports_no_network_stack_and_only_asyncio_brings_ssl(tmp_path, network):
+    # Issue 26 item 1: a run that opens no connection pays for no HTTP client (~85 ms with
+    # httpx2's and httpcore2's importlib.metadata version look-ups). ssl itself is still
+    # imported: CPython's asyncio.base_events imports it (``try: import ssl``) and nothing in
+    # edgar does before it — which is why it is not deferred (it would mean patching asyncio).
+    # The same run against a loopback Anthropic server imports the client: the check can fail.
+    import subprocess
+    import sys
+
+    from support.sse_server import SSEServer, stream
+
+    project = make_project(tmp_path / "proj")
+    (tmp_path / "home").mkdir()
+    script = write_script(tmp_path / "s.jsonl", [{"text": "Hello, world!"}])
+    with SSEServer() as server:
+        env = edgar_env(tmp_path / "home", ANTHROPIC_API_KEY="sk-ant-test",
+                        ANTHROPIC_BASE_URL=server.url)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        server.anthropic(stream("anthropic_text"))
+        model = "anthropic:claude-sonnet-4-5" if network else f"scripted:{script}"
+        out = subprocess.run([sys.executable, "-X", "importtime", "-m", "edgar", "-p", "hi",
+                              "--model", model, "--no-history"], cwd=project, env=env,
+                             capture_output=True, text=True, timeout=60,
+                             stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "Hello, world!"
+    imported = {m.split(".")[0] for m in _imported(out.stderr)}
+    if network:
+        assert {"httpx2", "httpcore2"} <= imported
+    else:
+        assert imported & NETWORK == set()
+        assert "ssl" in imported and _importer(out.stderr, "ssl") == "asyncio.base_events"

@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
+from support.hostile import IDS, KINDS, Machine
 from support.project import edgar_env, recorded, run_edgar, state_of, write_script
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -52,7 +54,19 @@ def old_layout(state: Path, project: Path) -> None:
         shutil.move(str(state / name), str(project / ".edgar" / name))
 
 
-def test_a_cloned_repository_ships_no_facts_and_no_session(tmp_path):
+@pytest.fixture(params=KINDS, ids=IDS)
+def machine(request):
+    who, bwrap = request.param
+    base = Path(tempfile.mkdtemp(prefix="edgar-state-clone-"))
+    try:
+        yield Machine(base, who, bwrap)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_cloned_repository_ships_no_facts_and_no_session(tmp_path, machine):
+    """The attacker's repository is made by anyone (here, the test); the person who clones
+    it is root or the ordinary user, with bubblewrap present or hidden."""
     origin = tmp_path / "origin"
     origin.mkdir()
     git(origin, "init", "-q")
@@ -61,25 +75,26 @@ def test_a_cloned_repository_ships_no_facts_and_no_session(tmp_path):
     git(origin, "add", "app.py")
     git(origin, "add", "-f", ".edgar/memory.db", ".edgar/sessions")
     git(origin, "commit", "-qm", "ship it")
-    clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    clone = machine.base / "clone"
+    machine.git("clone", "-q", str(origin), str(clone), cwd=machine.base)
     assert (clone / ".edgar" / "memory.db").is_file()
 
-    record = tmp_path / "received.jsonl"
-    env = edgar_env(tmp_path / "home", EDGAR_SCRIPTED_RECORD=str(record))
-    done = run_edgar(["-p", "hello", "--model", f"scripted:{reply(tmp_path)}"], clone, env)
+    record = machine.base / "received.jsonl"
+    env = machine.env(machine.base / "home", EDGAR_SCRIPTED_RECORD=str(record))
+    done = machine.edgar(["-p", "hello", "--model", f"scripted:{reply(machine.base)}"],
+                         cwd=clone, env=env)
     assert done.returncode == 0, done.stderr
     sent = requests_text(record)
     assert "hello" in sent and PLANTED not in sent and "The user told you" not in sent
     assert "ignored .edgar/memory.db (tracked by git)" in done.stderr
     assert "Traceback" not in done.stderr
-    again = run_edgar(["memory", "list"], clone, env)
+    again = machine.edgar(["memory", "list"], cwd=clone, env=env)
     assert PLANTED not in again.stdout and "ignored" not in again.stderr   # said once
 
     # -c continues this person's own last session, never the shipped one
     record.unlink()
-    cont = run_edgar(["-c", "-p", "go on", "--model", f"scripted:{reply(tmp_path, 'c.jsonl')}"],
-                     clone, env)
+    cont = machine.edgar(["-c", "-p", "go on", "--model",
+                          f"scripted:{reply(machine.base, 'c.jsonl')}"], cwd=clone, env=env)
     assert cont.returncode == 0, cont.stderr
     assert PLANTED not in requests_text(record)
     assert (clone / ".edgar" / "memory.db").is_file()   # not moved, not deleted

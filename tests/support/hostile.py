@@ -31,7 +31,7 @@ IDS = ["root-bwrap", "root-no-bwrap", "user-bwrap", "user-no-bwrap"]
 # what ``edgar -p`` with the scripted provider imports from site-packages; an ordinary user
 # cannot enter a virtualenv under /root, so these are copied where it can read them
 RUNTIME = ("pydantic", "pydantic_core", "annotated_types", "typing_extensions",
-           "typing_inspection", "platformdirs", "msgspec")
+           "typing_inspection", "platformdirs", "msgspec", "prompt_toolkit", "wcwidth")
 
 
 def user_site() -> Path:
@@ -40,7 +40,7 @@ def user_site() -> Path:
     import tempfile
 
     stamp = "-".join(str(int(os.stat(importlib.import_module(m).__file__ or "").st_mtime))
-                     for m in RUNTIME[:2])
+                     for m in RUNTIME[:2]) + f"-{len(RUNTIME)}"   # a name added: a new copy
     site = Path(tempfile.gettempdir()) / f"edgar-test-site-{os.getuid()}-{stamp}"
     if site.is_dir():
         return site
