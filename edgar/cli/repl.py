@@ -424,7 +424,9 @@ def make_renderer(interactive: bool, root: Path | None = None) -> Renderer:
 
 def run_repl(args: argparse.Namespace, root: Path, settings: Settings,
              resumed: tuple[str, list] | None,
-             first: str | None = None) -> int:
+             first: str | None = None,
+             rules: tuple[list[str], list[str]] = ([], [])) -> int:
+    """The REPL; ``rules`` are --allowedTools and --disallowedTools, already checked."""
     from edgar.cli.setup import build
 
     if not sys.stdin.isatty():
@@ -438,7 +440,7 @@ def run_repl(args: argparse.Namespace, root: Path, settings: Settings,
                 session_id=session_id, history=history,
                 no_history=args.no_history, no_verify=args.no_verify,
                 on_output=getattr(renderer, "tool_output", None),
-                planner=asker if interactive else None,
+                planner=asker if interactive else None, flag_rules=rules,
                 mcp_flag=getattr(args, "mcp_flag", None))
     app.observe(renderer)
     repl = Repl(renderer, app, asker, screen)

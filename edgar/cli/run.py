@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             return _oneshot(args, root, settings, prompt, attached, resumed, rules)
         from edgar.cli.repl import run_repl
 
-        return run_repl(args, root, settings, resumed, first=first)
+        return run_repl(args, root, settings, resumed, first=first, rules=rules)
     except (ConfigError, UsageError, AttachRefused) as exc:
         return fail(str(exc))
     except ProviderError as exc:

@@ -490,10 +490,11 @@ def user_hooks(root: Path, settings: Settings, bus: Bus, session_id: str,
     from edgar.hooks.config import load_hooks
     from edgar.hooks.runner import Hooks
 
-    specs = load_hooks(root, user_dir(), settings.hooks, problems, claude)
+    is_trusted = project_trusted(root)
+    specs = load_hooks(root, user_dir(), settings.hooks, problems, claude, is_trusted)
     if not specs:
         return None
     return Hooks(specs, root=root, session_id=session_id, publish=bus.publish,
-                 trusted=project_trusted(root), permission_mode=mode,
+                 trusted=is_trusted, permission_mode=mode,
                  sandbox=sandbox, confine=sandboxes, transcript=transcript,
                  lapsed=lapse_reason(root), recheck=project_recheck(root))

@@ -13,6 +13,11 @@ Guarantees:
   ``ANTHROPIC_MODEL``, is named by ``not_for_commands``). ``$schema`` is metadata.
   Every other key is named by ``unhonoured`` with its file and line, once, so nothing a
   person set is dropped silently.
+- ``disableAllHooks`` (``hooks_off``, ADR-0112): ``true`` in a file turns off the Claude Code
+  hooks of that file and of every file of lower precedence; for each file the highest file
+  at or above it that sets the key decides (``false`` there keeps them on). A project file's
+  value counts only in a trusted project (a cloned repository cannot switch the person's
+  guard hooks off). edgar's own ``[hooks]`` are not affected: they are edgar's config.
 - A file that cannot be read, is not JSON or is not an object is one located problem
   (``path:line:col``); nothing from it applies and the other files still do.
 - Only ``json``: nothing here imports pydantic, the SDKs or the hooks runner.
@@ -28,7 +33,7 @@ from edgar.config.lines import json_line
 
 Scope = Literal["user", "project", "local"]
 PROJECT_FILES: tuple[str, ...] = (".claude/settings.json", ".claude/settings.local.json")
-HONOURED = ("hooks", "permissions", "env")
+HONOURED = ("hooks", "permissions", "env", "disableAllHooks")
 # variables Claude Code itself reads: set for commands too, but they change nothing in edgar
 CLAUDE_OWN_VARS = ("ANTHROPIC_", "CLAUDE_", "DISABLE_", "MCP_", "MAX_MCP_", "MAX_THINKING_",
                    "BASH_DEFAULT_", "BASH_MAX_", "OTEL_", "USE_BUILTIN_RIPGREP")
@@ -183,3 +188,29 @@ def not_for_commands(file: ClaudeFile, values: dict[str, str]) -> list[str]:
     return [f"{file.where('env', own[0])}: env: {', '.join(own)} configure Claude Code itself; "
             "edgar sets them for commands but does not read them (edgar's own settings are "
             "config.toml and EDGAR_* variables)"]
+
+
+def hooks_off(files: list[ClaudeFile], trusted: bool,
+              notes: list[str] | None = None) -> list[bool]:
+    """For each of ``files`` (lowest precedence first): whether ``disableAllHooks`` turns its
+    hooks off. What decided, or was not counted, is added to ``notes``."""
+    off = [False] * len(files)
+    decided: bool | None = None
+    for i in range(len(files) - 1, -1, -1):
+        file = files[i]
+        value = file.data.get("disableAllHooks")
+        if value is not None and not isinstance(value, bool):
+            if notes is not None:
+                notes.append(f"{file.where('disableAllHooks')}: disableAllHooks must be true "
+                             "or false; ignored")
+            value = None
+        if value is not None and file.origin == "project" and not trusted:
+            if notes is not None and value:
+                notes.append(f"{file.where('disableAllHooks')}: disableAllHooks waits for "
+                             "`edgar trust` (a project's file cannot turn your hooks off "
+                             "before that)")
+            value = None
+        if value is not None and decided is None:   # the highest file that sets it decides
+            decided = value
+        off[i] = bool(decided)
+    return off

@@ -138,7 +138,8 @@ def _specs(table: Mapping[str, Any], origin: Literal["user", "project"],
 
 
 def load_hooks(root: Path, user_dir: Path, configured: Mapping[str, Any],
-               problems: list[str], claude: list[ClaudeFile] | None = None) -> list[HookSpec]:
+               problems: list[str], claude: list[ClaudeFile] | None = None,
+               trusted: bool = False) -> list[HookSpec]:
     """Every hook: user file, then project file; ``configured`` (the merged settings) when
     neither file has a ``[hooks]`` table (settings built in code); then the hooks of
     Claude Code's settings files (``claude``), lowest precedence first."""
@@ -151,7 +152,7 @@ def load_hooks(root: Path, user_dir: Path, configured: Mapping[str, Any],
         own = (_specs(user_hooks, "user", _toml_where(user_path, user_text), problems)
                + _specs(project_hooks, "project", _toml_where(project_path, project_text),
                         problems))
-    return own + claude_hooks(claude or [], problems)
+    return own + claude_hooks(claude or [], problems, trusted)
 
 
 # what a Claude Code handler may say that edgar reads; ``shell`` only as "bash"
@@ -160,12 +161,22 @@ HANDLER_KEYS = frozenset({"type", "command", "timeout", "if", "args", "network",
 _SHAPE = ('each entry is {"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}')
 
 
-def claude_hooks(files: list[ClaudeFile], problems: list[str]) -> list[HookSpec]:
-    """The hooks of Claude Code's settings files, in Claude Code's JSON shape."""
+def claude_hooks(files: list[ClaudeFile], problems: list[str],
+                 trusted: bool = False) -> list[HookSpec]:
+    """The hooks of Claude Code's settings files, in Claude Code's JSON shape; those that
+    ``disableAllHooks`` turns off are left out, and said (ADR-0112)."""
+    from edgar.config.claude_settings import hooks_off
+
     out: list[HookSpec] = []
-    for file in files:
+    off = hooks_off(files, trusted, problems)
+    for file, is_off in zip(files, off, strict=True):
         table = file.data.get("hooks")
         if table is None:
+            continue
+        if is_off:
+            if isinstance(table, dict) and table:
+                problems.append(f"{file.where('hooks')}: disableAllHooks is true: the Claude "
+                                f"Code hooks of {file.name} do not run")
             continue
         if not isinstance(table, dict):
             problems.append(f"{file.where('hooks')}: \"hooks\" must be an object of EVENT: "

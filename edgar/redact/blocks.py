@@ -193,8 +193,8 @@ def _block(text: str, start: int, end: int) -> tuple[int, int, bool]:
         if core is not None:
             lines.append((s, e, core))
             last = e
-        elif _LAST_LINE.fullmatch(line) and _last(line):
-            lines.append((s, e, line))
+        elif (tail := _tail(text[s:e], line)) is not None:
+            lines.append((s, e, tail))
             last = e
         elif (m := _ARMOUR.search(text, s, e)) is not None:
             public = public or ("PRIVATE" not in m.group(2) and m.group(1) == "END")
@@ -203,6 +203,14 @@ def _block(text: str, start: int, end: int) -> tuple[int, int, bool]:
             break
         s = e + 1
     return first, last, public or _public_der([c for _, _, c in lines])
+
+
+def _tail(raw: str, line: str) -> str | None:
+    """A body's last line, read with and without a leading `+` (a diff's, or base64's own)."""
+    for cand in (raw.strip(" \t\r").lstrip(">").lstrip(" \t"), line):
+        if _LAST_LINE.fullmatch(cand) and _last(cand):
+            return cand
+    return None
 
 
 def _last(line: str) -> bool:

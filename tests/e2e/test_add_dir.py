@@ -20,21 +20,9 @@ from pathlib import Path
 
 import pytest
 from support.hostile import IDS, KINDS, Machine
-from support.project import REPO, recorded, write_script
+from support.project import beyond_temp, recorded, write_script
 
-from edgar.sandbox.policy import temp_dirs
 from edgar.sandbox.probe import capabilities
-
-
-def beyond_temp() -> Path:
-    """The repository's ignored build/ dir, or the user's cache dir where the checkout itself
-    sits in a temp dir."""
-    temps = [Path(t) for t in temp_dirs()]
-    for base in (REPO / "build", Path.home() / ".cache" / "edgar-tests"):
-        real = base.resolve()
-        if not any(real == t or t in real.parents for t in temps):
-            return base
-    raise AssertionError(f"no directory outside the temp dirs {temps} to test a refusal in")
 
 
 def make_machine(who: str, bwrap: bool):

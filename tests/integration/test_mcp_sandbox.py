@@ -12,15 +12,13 @@ import sys
 import threading
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 from integration.test_mcp import SERVER, app_for, call, notices, results, session_turns
-from support.project import REPO, make_project
+from support.project import beyond_temp, make_project
 
 from edgar.config import McpServerSettings, McpSettings
 from edgar.config.trust import trust
-from edgar.sandbox.policy import temp_dirs
 from edgar.sandbox.probe import capabilities
 
 
@@ -29,18 +27,6 @@ def project(tmp_path, monkeypatch):
     monkeypatch.setenv("EDGAR_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("EDGAR_CACHE", raising=False)
     return make_project(tmp_path / "proj", {"a.txt": "hello\n"})
-
-
-def beyond_temp() -> Path:
-    """A parent outside the temp dirs (which every sandbox may write): the repository's ignored
-    build/ dir, or, where the checkout itself sits in a temp dir (CI's learning-deleted copy),
-    the user's cache dir."""
-    temps = [Path(t) for t in temp_dirs()]
-    for base in (REPO / "build", Path.home() / ".cache" / "edgar-tests"):
-        real = base.resolve()
-        if not any(real == t or t in real.parents for t in temps):
-            return base
-    raise AssertionError(f"no directory outside the temp dirs {temps} to test a refusal in")
 
 
 @pytest.fixture

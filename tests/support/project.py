@@ -77,3 +77,30 @@ def recorded(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def beyond_temp() -> Path:
+    """A parent outside the temp dirs (which every sandbox may write), for a test whose refusal
+    must be the sandbox's: the repository's ignored build/ dir; where the checkout itself sits
+    in a temp dir (.ci/run's learning-deleted copy), /var/lib/edgar-tests as root — the ordinary
+    user of support.users must reach it, and root's home is 0700 — else the user's cache dir."""
+    from edgar.sandbox.policy import temp_dirs
+
+    temps = [Path(t) for t in temp_dirs()]
+    root = os.geteuid() == 0
+    candidates = [REPO / "build", *([Path("/var/lib/edgar-tests")] if root else []),
+                  Path.home() / ".cache" / "edgar-tests"]
+    for base in candidates:
+        real = base.resolve()
+        if any(real == t or t in real.parents for t in temps):
+            continue
+        if root and not _traversable(real):
+            continue
+        return base
+    raise AssertionError(f"no directory outside the temp dirs {temps} that the ordinary user "
+                         f"can reach, to test a refusal in (tried {candidates})")
+
+
+def _traversable(path: Path) -> bool:
+    """Whether every existing directory above `path` lets others pass (o+x)."""
+    return all(p.stat().st_mode & 0o001 for p in path.parents if p.exists())
