@@ -159,7 +159,8 @@ def test_a_kill_mid_import_loses_nothing_and_adds_nothing_twice(env, tree, tmp_p
                                  str(tree)], cwd=project, env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (state_of(project, tmp_path / "home") / "imports.db").exists():
+        imports = state_of(project, tmp_path / "home") / "imports.db"
+        while time.monotonic() < deadline and not imports.exists():
             time.sleep(0.005)
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
@@ -222,7 +223,8 @@ def test_all_reads_every_project_and_stats_filter_by_project(project, env, tmp_p
     assert runs("--project", "-no-such-project") == 0
     assert runs("--project", str(project)) == runs("--project", mine.name)   # a path works too
     text = edgar(project, env, "stats", "--source", "claude-code", "--project", other.name).stdout
-    assert text.startswith(f"edgar stats by shape, all time, source claude-code, project {other.name}")
+    assert text.startswith("edgar stats by shape, all time, source claude-code, "
+                           f"project {other.name}")
     out = edgar(project, env, "import", "claude-code", "--all", str(mine), code=2)
     assert out.stderr.startswith("edgar: claude-code: --all reads every project")
 

@@ -166,7 +166,8 @@ def test_undo_does_not_replace_or_remove_edgars_state_through_a_link(edgar, plac
     turn(edgar, place, project, env, [
         {"name": "write", "input": {"path": "src/sub/config.toml",
                                     "content": 'permission_mode = "yes"\n'}},
-        {"name": "shell", "input": {"command": "mv src/sub src/sub.orig; ln -s ../.edgar src/sub"}}])
+        {"name": "shell",
+         "input": {"command": "mv src/sub src/sub.orig; ln -s ../.edgar src/sub"}}])
     out = edgar.run(["undo"], project, env)
     assert "Traceback" not in out.stderr, out.stderr
     assert "src/sub is a symbolic link" in out.stdout + out.stderr
@@ -180,7 +181,8 @@ def test_a_planted_checkpoint_manifest_cannot_write_outside_or_into_git(edgar, p
     project, env = make(edgar, place, {"a.txt": "a\n"})
     turn(edgar, place, project, env, [{"name": "write", "input": {"path": "a.txt",
                                                                   "content": "b\n"}}])
-    [turn_dir] = [p for p in (state_of(project, place / "home") / "checkpoints").iterdir() if p.is_dir()]
+    checkpoints = state_of(project, place / "home") / "checkpoints"
+    [turn_dir] = [p for p in checkpoints.iterdir() if p.is_dir()]
     manifest = json.loads((turn_dir / "manifest.json").read_text())
     victim = place / "outside.txt"
     victim.write_text("outside\n")

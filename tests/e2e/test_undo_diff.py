@@ -118,7 +118,8 @@ def _age(project, days: float) -> None:
     import json
     import time
 
-    for manifest in (state_of(project, project.parent / "home") / "checkpoints").glob("*/manifest.json"):
+    checkpoints = state_of(project, project.parent / "home") / "checkpoints"
+    for manifest in checkpoints.glob("*/manifest.json"):
         data = json.loads(manifest.read_text())
         data["created"] = time.time() - days * 86400
         manifest.write_text(json.dumps(data))
@@ -126,7 +127,8 @@ def _age(project, days: float) -> None:
 
 def test_checkpoints_older_than_seven_days_are_deleted_by_undo_and_by_the_next_turn(tmp_path, env):
     project = make_project(tmp_path / "p", {"a.txt": "v0\n", ".env": "TOKEN=kept-as-it-was\n"})
-    turn(tmp_path, project, env, [{"name": "write", "input": {"path": ".env", "content": "TOKEN=x\n"}}], "s1")
+    turn(tmp_path, project, env,
+         [{"name": "write", "input": {"path": ".env", "content": "TOKEN=x\n"}}], "s1")
     store = state_of(project, tmp_path / "home") / "checkpoints"
     copies = list(store.rglob("files/*"))
     assert [p.read_bytes() for p in copies] == [b"TOKEN=kept-as-it-was\n"]  # exact: the exception
@@ -136,9 +138,11 @@ def test_checkpoints_older_than_seven_days_are_deleted_by_undo_and_by_the_next_t
     assert "no changes recorded" in run_edgar(["diff"], project, env).stdout
     assert not list(store.glob("0*")) and not any(p.exists() for p in copies)
     # ...and a later session's first change deletes an expired one's turns too
-    turn(tmp_path, project, env, [{"name": "write", "input": {"path": "a.txt", "content": "v1\n"}}], "s2")
+    turn(tmp_path, project, env,
+         [{"name": "write", "input": {"path": "a.txt", "content": "v1\n"}}], "s2")
     _age(project, 8)
-    turn(tmp_path, project, env, [{"name": "write", "input": {"path": "a.txt", "content": "v2\n"}}], "s3")
+    turn(tmp_path, project, env,
+         [{"name": "write", "input": {"path": "a.txt", "content": "v2\n"}}], "s3")
     assert len(list(store.glob("0*"))) == 1
     assert "restored a.txt" in run_edgar(["undo"], project, env).stdout
     assert (project / "a.txt").read_text() == "v1\n"

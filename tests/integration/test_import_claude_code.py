@@ -280,8 +280,8 @@ def test_an_import_between_an_enqueue_and_its_repeat_is_not_counted_twice(projec
     whole = make_project(tmp_path / "whole")
     imp(whole, env, DATA / IDE)
     assert stats(whole, env)["total"]["runs"] == 6
-    assert [r[1] for r in rows] == [q for (q,) in table(whole, "imports.db",
-                                                        "SELECT question FROM exchanges ORDER BY line")]
+    questions = table(whole, "imports.db", "SELECT question FROM exchanges ORDER BY line")
+    assert [r[1] for r in rows] == [q for (q,) in questions]
 
 
 def test_dry_run_writes_nothing_even_after_an_import(project, env, tmp_path):
@@ -294,7 +294,8 @@ def test_dry_run_writes_nothing_even_after_an_import(project, env, tmp_path):
     state = {p.name: p.stat().st_mtime_ns for p in (state_of(project, tmp_path / "home")).iterdir()}
     again = imp(project, env, "--dry-run", tmp_path / "projects")
     assert again["lines"] == 0 and again["proposals"] == 0       # it honours the scan marks
-    assert {p.name: p.stat().st_mtime_ns for p in (state_of(project, tmp_path / "home")).iterdir()} == state
+    state_dir = state_of(project, tmp_path / "home")
+    assert {p.name: p.stat().st_mtime_ns for p in state_dir.iterdir()} == state
 
 
 # -- hostile input, bad paths -------------------------------------------------------------

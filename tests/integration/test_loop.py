@@ -86,7 +86,8 @@ def test_a_failing_subagent_is_an_error_record_and_the_turn_goes_on(project):
 
 def test_provider_error_mid_stream_keeps_partial_text(project):
     app, events = app_for(project, [
-        {"text": "I will now explain everything in detail", "error": {"status": 529, "message": "overloaded", "after_chars": 10}},
+        {"text": "I will now explain everything in detail",
+         "error": {"status": 529, "message": "overloaded", "after_chars": 10}},
     ])
     result = turn(app)
     assert result.outcome == "error" and result.error.kind == "provider_http"
@@ -99,7 +100,8 @@ def test_provider_error_mid_stream_keeps_partial_text(project):
 
 
 def test_cancel_mid_stream_keeps_partial_text_and_finishes_once(project):
-    app, events = app_for(project, [{"text": "one two three four five six seven eight", "delay_s": 4}])
+    app, events = app_for(project,
+                          [{"text": "one two three four five six seven eight", "delay_s": 4}])
 
     async def scenario():
         task = asyncio.create_task(run_turn(app.session, "go"))
@@ -115,7 +117,8 @@ def test_cancel_mid_stream_keeps_partial_text_and_finishes_once(project):
 
 
 def test_cancel_during_a_tool_kills_it_and_closes_the_tool_use(project):
-    app, events = app_for(project, [{"tool_calls": [{"name": "shell", "input": {"command": "sleep 20"}}]}])
+    app, events = app_for(project,
+                          [{"tool_calls": [{"name": "shell", "input": {"command": "sleep 20"}}]}])
 
     async def scenario():
         task = asyncio.create_task(run_turn(app.session, "go"))

@@ -108,7 +108,8 @@ def test_llamacpp_reasoning_content_is_thinking_not_answer(server, make, collect
     server.openai(stream("openai_llamacpp_reasoning"))
     events, error = collect(make("openai", model="qwen3-8b"))
     assert error is None
-    assert "".join(e.text for e in events if isinstance(e, ThinkingChunk)) == "Two plus two is four."
+    thought = "".join(e.text for e in events if isinstance(e, ThinkingChunk))
+    assert thought == "Two plus two is four."
     assert text_of(events) == "4"
     assert last(events).usage == Usage(11, 9)
 
@@ -190,7 +191,8 @@ def test_config_base_url_is_used_without_the_env_var(server, make, collect, monk
 
 
 def test_a_malformed_event_is_an_error_not_a_crash(server, make, collect):
-    server.openai(stream(recording("openai_text")[:2] + [openai_chunk({"choices": [{"delta": 7}]})]))
+    bad = openai_chunk({"choices": [{"delta": 7}]})
+    server.openai(stream(recording("openai_text")[:2] + [bad]))
     events, error = collect(make("openai"))
     assert text_of(events) == "Hello"
     assert "cannot read" in error.message and "openai" in error.message

@@ -27,7 +27,8 @@ def text_of(events):
 def test_blank_text_blocks_are_never_sent_to_anthropic(server, make, collect, request_of):
     server.anthropic(stream("anthropic_text"))
     history = [Message("user", [TextBlock("list files"), TextBlock("   ")]),
-               Message("assistant", [TextBlock("\n\n"), ToolUseBlock("t1", "shell", {"command": "ls"})]),
+               Message("assistant",
+                       [TextBlock("\n\n"), ToolUseBlock("t1", "shell", {"command": "ls"})]),
                Message("user", [ToolResultBlock("t1", "a.py"), TextBlock(" \t\n")])]
     collect(make("anthropic"), request_of(*history))
     sent = server.requests[0].body["messages"]
@@ -40,7 +41,8 @@ def test_blank_text_blocks_are_never_sent_to_anthropic(server, make, collect, re
 def test_blank_text_is_never_sent_to_openai(server, make, collect, request_of):
     server.openai(stream("openai_text"))
     history = [Message("user", [TextBlock("hi")]),
-               Message("assistant", [TextBlock("\n\n"), ToolUseBlock("c1", "shell", {"command": "ls"})]),
+               Message("assistant",
+                       [TextBlock("\n\n"), ToolUseBlock("c1", "shell", {"command": "ls"})]),
                Message("user", [ToolResultBlock("c1", "a.py"), TextBlock("  ")])]
     collect(make("openai"), request_of(*history))
     sent = server.requests[0].body["messages"]
@@ -74,7 +76,8 @@ def test_a_stream_with_two_thinking_blocks_and_a_redacted_one_is_read_block_by_b
     kinds = [(type(e).__name__, getattr(e, "signature", getattr(e, "data", ""))) for e in events
              if isinstance(e, (ThinkingChunk, RedactedThinking))]
     assert kinds == [("ThinkingChunk", ""), ("ThinkingChunk", "SigOne/AAAA=="),
-                     ("RedactedThinking", "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"),
+                     ("RedactedThinking",
+                      "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"),
                      ("ThinkingChunk", ""), ("ThinkingChunk", "SigTwo/BBBB==")]
     assert [e for e in events if isinstance(e, ToolCall)] == [ToolCall("toolu_01Think", "read",
                                                                        {"path": "a.txt"})]
@@ -133,7 +136,8 @@ def test_no_usage_reported_is_unknown_not_zero(server, make, collect, last):
 
 def test_usage_of_a_call_that_fails_mid_stream_is_kept(server, make, collect):
     overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    server.anthropic(stream(recording("anthropic_text")[:5] + [anthropic_event("error", overloaded)]))
+    server.anthropic(stream(recording("anthropic_text")[:5]
+                            + [anthropic_event("error", overloaded)]))
     _, error = collect(make("anthropic"))
     assert error.usage == Usage(input_tokens=25, output_tokens=1)
     assert error.model == "claude-sonnet-4-5-20250929"
@@ -142,7 +146,8 @@ def test_usage_of_a_call_that_fails_mid_stream_is_kept(server, make, collect):
 # --- faults --------------------------------------------------------------------------------
 
 def test_a_stream_that_ends_before_any_output_is_retried(server, make, collect):
-    server.openai(stream(recording("openai_text")[:1]), stream("openai_text"))  # clean end, no finish
+    # clean end, no finish
+    server.openai(stream(recording("openai_text")[:1]), stream("openai_text"))
     events, error = collect(make("openai"))
     assert error is None and text_of(events) == "Hello, world!"
     assert len(server.requests) == 2
@@ -189,7 +194,8 @@ def test_openrouter_error_chunk_with_finish_reason_error(server, make, collect):
                      "type": "auth_error", "param": "None", "code": "401"}}),
     (500, {"error": {"message": "litellm.AuthenticationError: Missing API key: set "
                      "OPENAI_API_KEY", "type": None, "param": None, "code": "500"}}),
-    (403, {"error": {"message": "You didn't provide an API key.", "type": "invalid_request_error"}}),
+    (403, {"error": {"message": "You didn't provide an API key.",
+                     "type": "invalid_request_error"}}),
 ])
 def test_a_missing_key_answer_names_the_variable_without_retries(server, make, collect,
                                                                  status, body):
@@ -200,8 +206,10 @@ def test_a_missing_key_answer_names_the_variable_without_retries(server, make, c
 
 
 @pytest.mark.parametrize("blocks,field", [
-    ([anthropic_event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}}),
-      anthropic_event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": 5}})],
+    ([anthropic_event("content_block_start",
+                      {"index": 0, "content_block": {"type": "text", "text": ""}}),
+      anthropic_event("content_block_delta",
+                      {"index": 0, "delta": {"type": "text_delta", "text": 5}})],
      "content_block_delta.delta.text"),
     ([anthropic_event("content_block_start", {"index": 0, "content_block": {
         "type": "tool_use", "id": "t", "name": 7, "input": {}}})],
@@ -210,8 +218,10 @@ def test_a_missing_key_answer_names_the_variable_without_retries(server, make, c
                                         "usage": {"output_tokens": "ten"}})],
      "message_delta.usage.output_tokens"),
 ])
-def test_wrong_json_types_in_an_anthropic_stream_name_the_field(server, make, collect, blocks, field):
-    start = anthropic_event("message_start", {"message": {"model": "m", "usage": {"input_tokens": 3}}})
+def test_wrong_json_types_in_an_anthropic_stream_name_the_field(server, make, collect, blocks,
+                                                                field):
+    start = anthropic_event("message_start",
+                            {"message": {"model": "m", "usage": {"input_tokens": 3}}})
     server.anthropic(stream([start, *blocks, anthropic_event("message_stop", {})]))
     events, error = collect(make("anthropic", max_retries=0))
     assert error is not None and field in error.message, error

@@ -105,7 +105,8 @@ ATTACKS = {
     "replace config": "rm -f .edgar/config.toml; echo 'x = 1' > .edgar/config.toml",
     "remove state": "rm -rf .edgar",
     "move state away": "mv .edgar e2 && mkdir .edgar && echo evil > .edgar/config.toml",
-    "plant hook": "echo 'touch /tmp/pwned' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+    "plant hook":
+        "echo 'touch /tmp/pwned' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
     "move hooks away": "mv .git/hooks h2 && mkdir .git/hooks && echo evil > .git/hooks/pre-commit",
     "git config": "echo '[core] hooksPath = /tmp' >> .git/config",
     "move .git away": "mv .git g2 && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit",
@@ -117,7 +118,8 @@ ATTACKS = {
 @pytest.mark.parametrize("attack", ATTACKS, ids=list(ATTACKS))
 def test_edgar_state_and_git_internals_stay_read_only(project, attack):
     root, home, _ = project
-    before = {p: p.read_bytes() for p in (root / ".edgar" / "config.toml", root / ".git" / "config")}
+    guarded = (root / ".edgar" / "config.toml", root / ".git" / "config")
+    before = {p: p.read_bytes() for p in guarded}
     box = Sandbox(Policy.for_project(root, user_dir=home))  # temp dirs writable: the default
     done = sh(box, root, ATTACKS[attack])
     assert done.exit_code != 0, done.output
@@ -149,8 +151,10 @@ HUNTER = textwrap.dedent("""
     if harden:
         harden_self()
     box = Sandbox(Policy.for_project(root, mode=mode, user_dir=home))
-    hunt = ("cat /proc/$EDGAR_PID/environ 2>/dev/null | tr '\\\\0' '\\\\n' | grep -c CANARY_VALUE_77; "
-            "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\\\0' '\\\\n' | grep -c CANARY_VALUE_77")
+    hunt = ("cat /proc/$EDGAR_PID/environ 2>/dev/null | tr '\\\\0' '\\\\n' "
+            "| grep -c CANARY_VALUE_77; "
+            "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\\\0' '\\\\n' "
+            "| grep -c CANARY_VALUE_77")
     env = {"PATH": os.environ["PATH"], "EDGAR_PID": str(os.getpid())}
     done = asyncio.run(run(["bash", "-c", hunt], sandbox=box, cwd=root, env=env, timeout=20))
     print(done.output)

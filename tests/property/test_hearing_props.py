@@ -30,7 +30,11 @@ WORDS = st.lists(st.sampled_from(
 SEPARATORS = st.sampled_from([". ", "; ", "\n", "\n- ", "! ", "? ", " ", ", ", "\n```\n"])
 clause = st.builds(lambda lead, head, words: lead + head + " " + " ".join(words),
                    LEADS, HEADS, WORDS)
-messages = st.builds(lambda parts, seps: "".join(p + s for p, s in zip(parts, seps[:len(parts)], strict=True)),
+def _joined(parts: list[str], seps: list[str]) -> str:
+    return "".join(p + s for p, s in zip(parts, seps[:len(parts)], strict=True))
+
+
+messages = st.builds(_joined,
                      st.lists(clause, min_size=1, max_size=4),
                      st.lists(SEPARATORS, min_size=4, max_size=4)) | st.text(max_size=300)
 

@@ -26,7 +26,8 @@ def test_blocks_keep_every_signature_redaction_and_call_in_order(stream):
     for event in stream:
         reply.feed(event)
     blocks = reply.blocks()
-    sent = [(e.signature if isinstance(e, ThinkingChunk) else e.data if isinstance(e, RedactedThinking)
+    sent = [(e.signature if isinstance(e, ThinkingChunk)
+             else e.data if isinstance(e, RedactedThinking)
              else e.id) for e in stream if (isinstance(e, ThinkingChunk) and e.signature)
             or isinstance(e, (RedactedThinking, ToolCall))]
     kept = [(b.signature if isinstance(b, ThinkingBlock) else b.data

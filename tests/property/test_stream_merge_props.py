@@ -33,7 +33,8 @@ def _reference(stream: list) -> list:
     out: list = []
     for kind, group in groupby(stream, key=lambda e: _joinable(e) or id(e)):
         items = list(group)
-        out.append(kind(text="".join(e.text for e in items)) if isinstance(kind, type) else items[0])
+        out.append(kind(text="".join(e.text for e in items)) if isinstance(kind, type)
+                   else items[0])
     return out
 
 
@@ -45,5 +46,6 @@ def test_merge_joins_exactly_the_runs_of_one_joinable_type(stream):
     for kind in (TextChunk, ThinkingChunk):
         assert ("".join(e.text for e in merged if type(e) is kind)
                 == "".join(e.text for e in stream if type(e) is kind))
-    assert [e for e in merged if _joinable(e) is None] == [e for e in stream if _joinable(e) is None]
+    assert ([e for e in merged if _joinable(e) is None]
+            == [e for e in stream if _joinable(e) is None])
     assert all(not (_joinable(a) and _joinable(a) is _joinable(b)) for a, b in pairwise(merged))

@@ -35,7 +35,8 @@ def _required(td: Any) -> set[str]:
     return out
 
 
-def check(value: Any, tp: Any, path: str = "body", extra_ok: frozenset[str] = frozenset()) -> list[str]:
+def check(value: Any, tp: Any, path: str = "body",
+          extra_ok: frozenset[str] = frozenset()) -> list[str]:
     tp = _unwrap(tp)
     origin = typing.get_origin(tp)
     if tp is Any or tp is object:
@@ -71,7 +72,8 @@ def check(value: Any, tp: Any, path: str = "body", extra_ok: frozenset[str] = fr
         if not isinstance(value, list):
             return [f"{path}: expected an array, got {type(value).__name__}"]
         (item_tp,) = typing.get_args(tp) or (Any,)
-        return [e for n, item in enumerate(value) for e in check(item, item_tp, f"{path}[{n}]", extra_ok)]
+        return [e for n, item in enumerate(value)
+                for e in check(item, item_tp, f"{path}[{n}]", extra_ok)]
     if origin in (dict, collections.abc.Mapping):
         if not isinstance(value, dict):
             return [f"{path}: expected an object, got {type(value).__name__}"]
@@ -79,7 +81,9 @@ def check(value: Any, tp: Any, path: str = "body", extra_ok: frozenset[str] = fr
         val_tp = args[1] if len(args) == 2 else Any
         return [e for k, v in value.items() for e in check(v, val_tp, f"{path}.{k}", extra_ok)]
     if tp is bool:
-        return [] if isinstance(value, bool) else [f"{path}: expected true/false, got {value!r:.60}"]
+        if isinstance(value, bool):
+            return []
+        return [f"{path}: expected true/false, got {value!r:.60}"]
     if tp is int:
         ok = isinstance(value, int) and not isinstance(value, bool)
         return [] if ok else [f"{path}: expected an integer, got {value!r:.60}"]

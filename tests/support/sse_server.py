@@ -104,7 +104,8 @@ class _Handler(BaseHTTPRequestHandler):
             if reply is None:
                 self._plain(418, {"error": {"message": f"no scripted reply for {self.path}"}}, {})
             elif reply.events is None:
-                data = reply.body if reply.body is not None else json.dumps(reply.json or {}).encode()
+                data = (reply.body if reply.body is not None
+                        else json.dumps(reply.json or {}).encode())
                 self._plain(reply.status, data, reply.headers)
             else:
                 self._stream(reply)
@@ -124,7 +125,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _stream(self, reply: Reply) -> None:
         self.send_response(reply.status)
-        headers = {"content-type": "text/event-stream", "cache-control": "no-cache", **reply.headers}
+        headers = {"content-type": "text/event-stream", "cache-control": "no-cache",
+                   **reply.headers}
         for k, v in headers.items():
             self.send_header(k, v)
         self.send_header("transfer-encoding", "chunked")

@@ -82,7 +82,8 @@ def _wire(events: list[tuple[str, str]], newline: str) -> bytes:
 def test_sse_batches_frame_exactly_as_httpx2s_own_event_source(events, newline, cuts):
     wire = _wire(events, newline)
     points = sorted(cuts.draw(st.lists(st.integers(0, len(wire)), max_size=5)))
-    chunks = [wire[a:b] for a, b in zip([0, *points], [*points, len(wire)], strict=True) if wire[a:b]]
+    chunks = [wire[a:b] for a, b in zip([0, *points], [*points, len(wire)], strict=True)
+              if wire[a:b]]
     public = _collect(_source(chunks).__aiter__())
     batches = _collect(sse_adapter.sse_batches(_source(chunks)))
     assert [sse for batch in batches for sse in batch] == public
@@ -215,4 +216,5 @@ def test_the_private_name_check_sees_a_planted_use(plant):
 
 def test_the_private_name_check_lets_public_underscore_names_and_self_pass():
     assert private_uses("import os\nos._exit(1)\nself._x = 1\np._replace(a=1)\n"
-                        "from edgar.cli.prompt import x\nfrom __future__ import annotations\n") == []
+                        "from edgar.cli.prompt import x\n"
+                        "from __future__ import annotations\n") == []

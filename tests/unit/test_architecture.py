@@ -204,7 +204,8 @@ def test_edgar_never_imports_a_test_only_dependency(tmp_path):
     assert sdk_violations(ROOT, TEST_ONLY) == []
     copy = tmp_path / "src"
     shutil.copytree(ROOT / "edgar", copy / "edgar")
-    (copy / "edgar" / "cli" / "planted.py").write_text("import pyte\nfrom hypothesis import given\n")
+    planted = copy / "edgar" / "cli" / "planted.py"
+    planted.write_text("import pyte\nfrom hypothesis import given\n")
     assert sdk_violations(copy, TEST_ONLY) == ["edgar/cli/planted.py:1: imports pyte",
                                                "edgar/cli/planted.py:2: imports hypothesis",
                                                "edgar/cli/planted.py:2: imports hypothesis.given"]

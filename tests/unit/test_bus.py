@@ -31,7 +31,8 @@ def test_delivery_in_subscription_order_and_by_base_class():
 
 def test_a_failing_subscriber_is_isolated_and_reported_without_its_text():
     reports = []
-    bus = Bus(on_error=lambda name, kind, exc: reports.append((name, kind.__name__, type(exc).__name__)))
+    bus = Bus(on_error=lambda name, kind, exc:
+              reports.append((name, kind.__name__, type(exc).__name__)))
     seen = []
 
     def broken(event):
@@ -41,8 +42,8 @@ def test_a_failing_subscriber_is_isolated_and_reported_without_its_text():
     bus.subscribe(TextDelta, lambda e: seen.append(e.text))
     bus.publish(TextDelta(text="hi"))
     assert seen == ["hi"]
-    assert reports == [("test_a_failing_subscriber_is_isolated_and_reported_without_its_text.<locals>.broken",
-                        "TextDelta", "RuntimeError")]
+    assert reports == [("test_a_failing_subscriber_is_isolated_and_reported_without_its_text"
+                        ".<locals>.broken", "TextDelta", "RuntimeError")]
 
 
 def test_a_failing_error_reporter_does_not_break_publish():

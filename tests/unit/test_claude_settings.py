@@ -30,8 +30,9 @@ handlers = st.fixed_dictionaries({}, optional={
     "command": st.text(max_size=10) | json_values, "timeout": json_values,
     "if": st.sampled_from(["Bash(rm *)", "((("]) | json_values, "async": json_values,
     "args": json_values, "network": json_values, "writable": json_values})
+matchers = st.sampled_from(["Bash", "", "("]) | json_values
 groups = st.fixed_dictionaries({"hooks": st.lists(handlers | json_values, max_size=3)},
-                               optional={"matcher": st.sampled_from(["Bash", "", "("]) | json_values})
+                               optional={"matcher": matchers})
 hook_tables = st.dictionaries(events, st.lists(groups | json_values, max_size=3) | json_values,
                               max_size=3)
 

@@ -24,7 +24,8 @@ def home(tmp_path, monkeypatch):
 
 def test_layers_rise_user_project_env_flags(tmp_path, home):
     project = tmp_path / "p"
-    _write(home / "config.toml", 'model = "openai:user"\nmax_steps = 7\n[tools]\nshell_timeout = 5\n')
+    _write(home / "config.toml",
+           'model = "openai:user"\nmax_steps = 7\n[tools]\nshell_timeout = 5\n')
     _write(project / ".edgar" / "config.toml", 'model = "openai:project"\n')
     s = load(project, environ={})
     assert (s.model, s.max_steps, s.tools.shell_timeout) == ("openai:project", 7, 5)
@@ -194,7 +195,8 @@ def test_thinking_settings_are_checked_against_the_api_limits(tmp_path, monkeypa
     path.write_text(f"[providers.anthropic]\n{section}\n")
     with pytest.raises(ConfigError) as info:
         load(tmp_path)
-    assert str(info.value).startswith(f"{path}:1: 'providers.anthropic': ") and said in str(info.value)
+    message = str(info.value)
+    assert message.startswith(f"{path}:1: 'providers.anthropic': ") and said in message
 
 
 def test_a_valid_thinking_budget_loads(tmp_path, monkeypatch):
@@ -202,5 +204,6 @@ def test_a_valid_thinking_budget_loads(tmp_path, monkeypatch):
 
     monkeypatch.setenv("EDGAR_HOME", str(tmp_path / "home"))
     (tmp_path / ".edgar").mkdir()
-    (tmp_path / ".edgar" / "config.toml").write_text("[providers.anthropic]\nthinking_budget = 1024\n")
+    (tmp_path / ".edgar" / "config.toml").write_text(
+        "[providers.anthropic]\nthinking_budget = 1024\n")
     assert load(tmp_path).provider("anthropic").thinking_budget == 1024

@@ -175,8 +175,8 @@ def test_one_failing_sink_does_not_cost_the_other_its_run():
 # -- the Experience store ------------------------------------------------------------------
 def make_run(i: int, **kw) -> Run:
     base = {"session_id": f"s{i % 3}", "turn_id": f"t{i}", "started": 1_795_000_000 + i * 3600,
-                "asked": "x", "tools": ["read"], "model": "m", "duration": float(i), "outcome": "ok",
-                "cost": 0.01, "input_tokens": 10, "output_tokens": 5}
+            "asked": "x", "tools": ["read"], "model": "m", "duration": float(i), "outcome": "ok",
+            "cost": 0.01, "input_tokens": 10, "output_tokens": 5}
     base.update(kw)
     asked = base.pop("asked")
     return Run(asked=[asked], **base)

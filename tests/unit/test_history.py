@@ -27,9 +27,9 @@ from edgar.learning.history import (  # noqa: E402
 
 
 def run(i: int = 0, **kw) -> Run:
-    base = {"session_id": "3f2a", "turn_id": f"t{i}", "started": 1_795_000_000.0, "asked": ["fix it"],
-                "said": "Done: I fixed it.", "tools": ["read", "edit"], "files": ["src/a.py"],
-                "duration": 8.2, "cost": 0.04}
+    base = {"session_id": "3f2a", "turn_id": f"t{i}", "started": 1_795_000_000.0,
+            "asked": ["fix it"], "said": "Done: I fixed it.", "tools": ["read", "edit"],
+            "files": ["src/a.py"], "duration": 8.2, "cost": 0.04}
     base.update(kw)
     return Run(**base)
 

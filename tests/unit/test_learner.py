@@ -37,9 +37,11 @@ def memory(tmp_path):
     ("Always run the tests with -q. Fix the typo in greet.py's greeting.",
      "Always run the tests with -q."),
     ("always use tabs\nnow fix the Makefile", "always use tabs"),
-    ("never mock the db in integration tests; use the container", "never mock the db in integration tests"),
+    ("never mock the db in integration tests; use the container",
+     "never mock the db in integration tests"),
     ("always use e.g. ruff for linting", "always use e.g. ruff for linting"),
-    ("always run this first: ruff check . && pytest", "always run this first: ruff check . && pytest"),
+    ("always run this first: ruff check . && pytest",
+     "always run this first: ruff check . && pytest"),
     # a courtesy or transition in front, a courtesy after
     ("please always run the tests", "always run the tests"),
     ("thanks! from now on, always use pnpm", "always use pnpm"),

@@ -81,7 +81,8 @@ def test_a_copy_is_named_by_digits_only(blob):
 def test_a_manifest_on_disk_is_read_or_refused_with_why(tmp_path):
     path = tmp_path / manifest.NAME
     assert manifest.read(path) == (None, None)
-    for raw, why in ((b"{x", "is not JSON"), (b"\xff", "is not UTF-8 text"), (b"[]", "is not an object")):
+    for raw, why in ((b"{x", "is not JSON"), (b"\xff", "is not UTF-8 text"),
+                     (b"[]", "is not an object")):
         path.write_bytes(raw)
         found, said = manifest.read(path)
         assert found is None and said is not None and said.startswith(why), said

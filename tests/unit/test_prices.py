@@ -42,7 +42,8 @@ def test_names_as_providers_report_them():
 
 def test_cache_heavy_cost_matches_hand_computation():
     # claude-opus-4-5: $5 in, $25 out, $6.25 cache write (1.25x), $0.50 cache read (0.1x)
-    usage = Usage(input_tokens=3, output_tokens=500, cache_write_tokens=2000, cache_read_tokens=90000)
+    usage = Usage(input_tokens=3, output_tokens=500, cache_write_tokens=2000,
+                  cache_read_tokens=90000)
     by_hand = (3 * 5 + 500 * 25 + 2000 * 6.25 + 90000 * 0.50) / 1_000_000
     assert by_hand == pytest.approx(0.070015)
     assert prices.cost("claude-opus-4-5-20251101", usage) == pytest.approx(by_hand)
@@ -82,7 +83,8 @@ def test_table_is_not_read_at_import():
 
 
 def test_update_script_writes_one_model_per_line():
-    spec = importlib.util.spec_from_file_location("update_prices", ROOT / "scripts" / "update_prices.py")
+    spec = importlib.util.spec_from_file_location("update_prices",
+                                                  ROOT / "scripts" / "update_prices.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     table = {"date": "2026-01-01", "source": "t", "models": [

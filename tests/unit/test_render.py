@@ -99,7 +99,8 @@ def test_rich_renders_markdown_per_block_and_a_compact_tool_line():
 def test_an_edit_shows_a_diff_before_it_runs():
     r, out = rich()
     r(ToolProposed(call_id="e", tool="edit",
-                   args={"path": "a.py", "old_string": "x = 1\ny = 2", "new_string": "x = 1\ny = 3"}))
+                   args={"path": "a.py", "old_string": "x = 1\ny = 2",
+                         "new_string": "x = 1\ny = 3"}))
     text = plain(out)
     assert "✎ edit a.py" in text and "-y = 2" in text and "+y = 3" in text
     assert diff_preview({"old_string": "a", "new_string": "b"}) == ["@@ -1 +1 @@", "-a", "+b"]
@@ -157,7 +158,8 @@ def test_plain_renderer_still_works():
     text = out.getvalue()
     assert "hi\n  → read a\n    ✓ (0.10s)\n" in text and "delivered 2 queued" in text
     assert "cost unknown" in text and text.endswith("a note\n")
-    assert tool_line(ToolProposed(call_id="1", tool="shell", args={"command": "ls"})) == "shell $ ls"
+    proposed = ToolProposed(call_id="1", tool="shell", args={"command": "ls"})
+    assert tool_line(proposed) == "shell $ ls"
     assert money(None) == "cost unknown" and money(0.5) == "$0.5000"
 
 

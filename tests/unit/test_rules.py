@@ -87,7 +87,8 @@ def test_always_for_a_shell_command_saves_its_rule_not_all_shell(tmp_path):
 
 def test_claude_codes_names_for_the_other_tools_and_whole_servers():
     assert parse_rule("Agent").tool == parse_rule("Task").tool == "task"
-    assert parse_rule("WebFetch").tool == "web_fetch" and parse_rule("TodoWrite").tool == "todo_write"
+    assert parse_rule("WebFetch").tool == "web_fetch"
+    assert parse_rule("TodoWrite").tool == "todo_write"
     server = [parse_rule("mcp__time")]          # Claude Code: every tool of the server
     assert first_match(server, "mcp__time__get_current_time", None) is not None
     assert first_match(server, "mcp__timer__x", None) is None
@@ -107,6 +108,7 @@ def test_an_ask_rule_asks_in_yes_mode_and_is_refused_without_a_terminal(tmp_path
     assert refused and "ask rule `Bash(git push *)`" in refused and "nobody can confirm" in refused
     gate = PermissionGate("yes", confirm, ask=ask, root=tmp_path)
     for _ in range(2):   # "always" never turns an ask rule off
-        assert asyncio.run(gate.check("shell", "shell", "git push", {"command": "git push o"})) is None
+        verdict = asyncio.run(gate.check("shell", "shell", "git push", {"command": "git push o"}))
+        assert verdict is None
     assert asked == [None, None]
     assert asyncio.run(gate.check("shell", "shell", "ls", {"command": "ls"})) is None

@@ -20,7 +20,8 @@ from edgar.tools.shell import ShellArgs
 def test_tool_args_are_strict_and_closed():
     assert ReadArgs.model_validate({"path": "a", "offset": 2}) == ReadArgs(path="a", offset=2)
     for bad, where in [({"path": 1}, "path"), ({"path": "a", "offset": "2"}, "offset"),
-                       ({"path": "a", "offset": True}, "offset"), ({"path": "a", "offset": 0}, "offset"),
+                       ({"path": "a", "offset": True}, "offset"),
+                       ({"path": "a", "offset": 0}, "offset"),
                        ({"path": "a", "offest": 3}, "offest"), ({}, "path")]:
         with pytest.raises(ValidationError) as err:
             ReadArgs.model_validate(bad)
@@ -28,7 +29,8 @@ def test_tool_args_are_strict_and_closed():
     assert ShellArgs.model_validate({"command": "ls", "timeout": 3}).timeout == 3.0
     with pytest.raises(ValidationError) as err:
         ShellArgs.model_validate({"command": "ls", "timeout": 0})
-    assert validation_text(err.value) == "invalid arguments: timeout: Input should be greater than 0"
+    assert validation_text(err.value) == (
+        "invalid arguments: timeout: Input should be greater than 0")
 
 
 def test_the_schema_sent_to_the_model():

@@ -20,7 +20,8 @@ TOOLS = default_tools()
 
 def call(ctx: ToolContext, name: str, args, events=None):
     events = [] if events is None else events
-    block, finished = asyncio.run(run_tool(ToolCall("c1", name, args), TOOLS, ctx, events.append, {}))
+    block, finished = asyncio.run(run_tool(ToolCall("c1", name, args), TOOLS, ctx, events.append,
+                                           {}))
     return block, finished
 
 
@@ -100,7 +101,8 @@ def test_glob_and_grep(ctx):
 
 def test_shell_exit_code_program_and_output_only_in_the_block(ctx):
     events = []
-    block, finished = call(ctx, "shell", {"command": "printf '%s-%s' SECRET OUTPUT; exit 3"}, events)
+    block, finished = call(ctx, "shell", {"command": "printf '%s-%s' SECRET OUTPUT; exit 3"},
+                           events)
     assert finished.error.kind == "exit_nonzero" and finished.error.exit_code == 3
     assert finished.error.program == "printf"
     assert "SECRET-OUTPUT" in block.content
