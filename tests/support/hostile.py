@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from support.project import REPO, edgar_env
+from support.project import REPO, beyond_temp, edgar_env
 from support.users import User, as_user, ordinary_user
 
 BWRAP = shutil.which("bwrap")
@@ -63,18 +63,16 @@ def user_site() -> Path:
 
 
 def bin_without_bwrap() -> Path:
-    """A directory of links to every system program but bwrap, outside the temp dirs (under
-    the checkout's ignored ``build/`` when any uid can reach it, else in the temp dir), made
-    once and then reused."""
+    """A directory of links to every system program but bwrap, outside the temp dirs
+    (`support.project.beyond_temp`), made once and then reused."""
     names = sorted({name for folder in SYSTEM_BINS if os.path.isdir(folder)
                     for name in os.listdir(folder) if name != "bwrap"})
     import hashlib
 
     stamp = hashlib.sha256("\0".join(names).encode()).hexdigest()[:12]
-    home = REPO / "build"
-    if not all(os.stat(p).st_mode & 0o001 for p in (REPO, *REPO.parents)):
-        home = Path(tempfile.gettempdir())
-    where = home / f"test-bin-no-bwrap-{stamp}"
+    # outside the temp dirs: a program in one is one the model could have planted, and edgar
+    # rightly refuses to name it (issue 21 item 8); beyond_temp() is one any uid can reach
+    where = beyond_temp() / f"test-bin-no-bwrap-{stamp}"
     if where.is_dir():
         return where
     where.parent.mkdir(parents=True, exist_ok=True)
