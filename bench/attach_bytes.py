@@ -23,13 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def body_bytes(attachments: list) -> int:
     from edgar.config import ProviderSettings
-    from edgar.core.loop import _user_message
+    from edgar.core.loop import user_message
     from edgar.providers.anthropic import AnthropicProvider
     from edgar.providers.base import ModelRequest
 
     os.environ.setdefault("ANTHROPIC_API_KEY", "sk-ant-bench-not-a-key")
     provider = AnthropicProvider("claude-sonnet-5-5", ProviderSettings())
-    message = _user_message("summarise @big.log", attachments)
+    message = user_message("summarise @big.log", attachments)
     request = ModelRequest(system="You are edgar.", messages=[message])
     return len(json.dumps(provider.body(request)).encode())
 

@@ -75,8 +75,10 @@ def _where(session: Session, turn: Turn) -> Where:
     return {"session_id": session.id, "turn_id": turn.id, "depth": turn.depth}
 
 
-def _user_message(text: str, attachments: list[Attachment], reminder: str = "",
-                  notes: list[str] | None = None) -> Message:
+def user_message(text: str, attachments: list[Attachment], reminder: str = "",
+                 notes: list[str] | None = None) -> Message:
+    """The user message a turn sends: the typed text, then each attachment as the model sees
+    it (bench/attach_bytes.py measures its size)."""
     blocks: list[Block] = [TextBlock(text)] if text.strip() else []
     for source, body in attachments:
         if isinstance(body, ImageBlock):   # the picture itself, named so the model can refer to it
@@ -160,7 +162,7 @@ async def run_turn(session: Session, text: str, attachments: list[Attachment] | 
                 told = f"{told}\n{reminders.PLAN_MODE}" if told else reminders.PLAN_MODE
             if session.guard is not None:
                 notes = session.guard.prompt_context()
-        append(_user_message(text, attachments or [], told, notes))
+        append(user_message(text, attachments or [], told, notes))
         await _steps(session, turn, history, append, where)
     except asyncio.CancelledError:
         task = asyncio.current_task()
