@@ -54,22 +54,25 @@ _NAME_VIEW = table([("".join(sorted(_NAME_CHARS)).encode(), ord("a"))], ord(" ")
 # type (`: String =`, Go's `string =`); or the key/value split of `name: API_KEY` + `value: …`,
 # a call's `("API_KEY", "…")`, the '>' of an XML tag. One source for the byte scan and for the
 # parse, so the two cannot drift apart.
-_ASSIGN_SRC = r"""\\{0,2}(?P<q>["'`])?\]?(?:
-    [ \t]*+(?P<op>:{1,3}=|\?\??=|[.+]=|=>|=(?![=~>])|:[ \t]*+(?i:string|str|&str|secretstr|charsequence)[ \t]*+=
+_ASSIGN_SRC = (r"""\\{0,2}(?P<q>["'`])?\]?(?:
+    [ \t]*+(?P<op>:{1,3}=|\?\??=|[.+]=|=>|=(?![=~>])"""
+               r"""|:[ \t]*+(?i:string|str|&str|secretstr|charsequence)[ \t]*+=
         |:(?![:/\\]))
   | [ \t]++(?i:string|\[\]byte)[ \t]*+(?P<typed>=)
   | (?P<kv>[ \t]*+,?[ \t]*+(?:\r?\n[ \t-]*+)?["']?(?i:value)["']?[ \t]*+[:=])
   | (?P<comma>[ \t]*+,(?=[ \t]*+["']))
   | (?P<xml>>)
-  )[ \t]*+"""
+  )[ \t]*+""")
 OPERATOR_BYTES = (b"=", b":", b">", b"--", b'",', b"',")
-_WORDS = (rb"key(?!s\b)", rb"secret", rb"token(?!s\b)", rb"p(?:ass|wd)", rb"auth", rb"cred", rb"p(?:at|w)(?![a-z])")
+_WORDS = (rb"key(?!s\b)", rb"secret", rb"token(?!s\b)", rb"p(?:ass|wd)", rb"auth", rb"cred",
+          rb"p(?:at|w)(?![a-z])")
 # A name holding a secret word, then an assignment — not the comma of a call's ("NAME", "…"):
 # names followed by a comma are mostly lists of strings (`"token123",` in minified JSON), and
 # only a call's are judged (`_CALL_RX`), found from its `("` instead.
 _NO_COMMA = _ASSIGN_SRC.replace(r"""  | (?P<comma>[ \t]*+,(?=[ \t]*+["']))""" + "\n", "")
 assert _NO_COMMA != _ASSIGN_SRC
-_KEYWORD_RX = tuple(lazy(rb"(?P<n>" + word + rb"[a-z0-9_.\-]{0,64}+)" + _NO_COMMA.encode(), re.X) for word in _WORDS)
+_KEYWORD_RX = tuple(lazy(rb"(?P<n>" + word + rb"[a-z0-9_.\-]{0,64}+)" + _NO_COMMA.encode(), re.X)
+                    for word in _WORDS)
 _CALL_RX = lazy(rb"""\(["'](?P<n>[a-z0-9_.\-]{1,100})["'][ \t]*,(?=[ \t]*["'])""")
 _SECRET_WORD = lazy(b"|".join(_WORDS))
 _FLAG_RX = lazy(
@@ -114,7 +117,7 @@ _SECRETISH = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
 _HEX_OR_UUID = lazy(r"[0-9a-fA-F]+|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 
 
-# --- values -----------------------------------------------------------------------------------------
+# --- values ------------------------------------------------------------------------------------
 
 
 def _looks_like_token(v: str, min_len: int) -> bool:
@@ -140,8 +143,8 @@ def _weak_ok(v: str) -> bool:
 
 
 def _stand_in(v: str) -> bool:
-    return (not v or v.startswith(MARK_HEAD) or v.lower() in _CODE_WORDS or _STAND_IN.fullmatch(v) is not None
-            or _placeholder(v))
+    return (not v or v.startswith(MARK_HEAD) or v.lower() in _CODE_WORDS
+            or _STAND_IN.fullmatch(v) is not None or _placeholder(v))
 
 
 def _placeholder(v: str) -> bool:
@@ -155,7 +158,8 @@ def _sentence(v: str) -> bool:
     """A message about a password ("Enter your password:") rather than one."""
     if " " not in v:
         return False
-    return v.rstrip()[-1:] in ".:!?…" or (v.count(" ") >= 2 and v[:1].isupper() and v[1:2].islower())
+    return v.rstrip()[-1:] in ".:!?…" or (v.count(" ") >= 2 and v[:1].isupper()
+                                          and v[1:2].islower())
 
 
 def _code_ref(v: str, nxt: str) -> bool:
@@ -212,7 +216,7 @@ def _value_span(strength: str, text: str, m: re.Match[str]) -> tuple[int, int, s
     return (start, end, scheme) if ok else None
 
 
-# --- finding ------------------------------------------------------------------------------------------
+# --- finding -----------------------------------------------------------------------------------
 
 
 def find_assignments(text: str, low: bytes, spans: list[Span]) -> None:
@@ -229,7 +233,8 @@ def find_assignments(text: str, low: bytes, spans: list[Span]) -> None:
         _judge_name(text, names, m.start("n"), m.end("n"), seen, spans)
 
 
-def _judge_name(text: str, names: bytes, p: int, ne: int, seen: set[int], spans: list[Span]) -> None:
+def _judge_name(text: str, names: bytes, p: int, ne: int, seen: set[int],
+                spans: list[Span]) -> None:
     # where the name holding the keyword at p starts: after the last character before p (at
     # most 100 back) that cannot be in a name — one search of the names view, in C
     floor = p - 100 if p > 100 else 0
@@ -289,7 +294,8 @@ def _judge_name(text: str, names: bytes, p: int, ne: int, seen: set[int], spans:
 _URL_CREDS = lazy(r"://[^\s:/?#@'\"<>\[\]{}\\]{0,256}:(?P<pw>[^\s/?#'\"<>\\]{1,256})@(?=[A-Za-z0-9\[])")
 
 
-def find_url_passwords(text: str, raw: bytes, spans: list[Span], at: list[int] | None = None) -> None:
+def find_url_passwords(text: str, raw: bytes, spans: list[Span],
+                       at: list[int] | None = None) -> None:
     """`at`: where `://` is in the text (`edgar.redact.scan` found them), else searched here."""
     for i in _all(raw, b"://") if at is None else at:
         m = _URL_CREDS.match(text, i)

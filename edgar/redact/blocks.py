@@ -67,8 +67,9 @@ _KEY_START = lazy(
     rf"){_B64}*={{0,2}}"
 )
 # Literals one of which every start above holds: text without any is not searched.
-KEY_START_WORDS = (b"IBAAK", b"IBADA", b"AgEAMB", b"MC4CAQAw", b"GCSqGSIb3DQEF", b"BgkqhkiG9w0BBQ0w",
-                   b"MHcCAQEE", b"AgEBBD", b"b3BlbnNzaC1rZXktdjE", b"4,ENCRYPTED")
+KEY_START_WORDS = (b"IBAAK", b"IBADA", b"AgEAMB", b"MC4CAQAw", b"GCSqGSIb3DQEF",
+                   b"BgkqhkiG9w0BBQ0w", b"MHcCAQEE", b"AgEBBD", b"b3BlbnNzaC1rZXktdjE",
+                   b"4,ENCRYPTED")
 # An old-style encrypted key's headers without the BEGIN line: the body after them goes.
 _ENCRYPTED = lazy(r"Proc-Type:[ \t]*+4,ENCRYPTED")
 
@@ -118,7 +119,8 @@ def _content(line: str) -> str:
     return core
 
 
-def find_key_lines(text: str, regions: list[tuple[int, int]], spans: list[Span]) -> list[tuple[int, int]]:
+def find_key_lines(text: str, regions: list[tuple[int, int]],
+                   spans: list[Span]) -> list[tuple[int, int]]:
     """Spans of PEM body lines of a private key on their own (see the module docstring);
     `regions`: the token regions `edgar.redact.upstream` looked at — a body line is one.
     Returns where the blocks of body lines it judged lie, public or not: judged here, as a
@@ -153,8 +155,10 @@ def outside(regions: list[tuple[int, int]], blocks: list[tuple[int, int]]) -> li
 
 def _random(core: str) -> bool:
     chars = set(core)
-    return (len(chars) >= 24 and not chars.isdisjoint("0123456789") and not chars.isdisjoint("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-            and not chars.isdisjoint("abcdefghijklmnopqrstuvwxyz") and not any(s in core for s in _SEQUENTIAL))
+    return (len(chars) >= 24 and not chars.isdisjoint("0123456789")
+            and not chars.isdisjoint("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            and not chars.isdisjoint("abcdefghijklmnopqrstuvwxyz")
+            and not any(s in core for s in _SEQUENTIAL))
 
 
 def _block(text: str, start: int, end: int) -> tuple[int, int, bool]:
@@ -216,7 +220,8 @@ def _tail(raw: str, line: str) -> str | None:
 def _last(line: str) -> bool:
     """A PEM body's last line, not the word after it: whole groups of four, padding or a
     character no lower-case word has."""
-    return len(line) % 4 == 0 and (line.endswith("=") or not line.isalpha() or not line[1:].islower())
+    return len(line) % 4 == 0 and (line.endswith("=") or not line.isalpha()
+                                   or not line[1:].islower())
 
 
 def _public_der(cores: list[str]) -> bool:

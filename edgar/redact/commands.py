@@ -32,9 +32,11 @@ from edgar.redact.text import (
 from edgar.redact.upstream import starts_with_keyword
 
 _USER_FLAG = lazy(
-    r"""[ \t](?:-u|--user)(?:=|[ \t]+)(?P<q>["']?)(?P<u>[^\s:"'@]{1,64}):(?P<pw>[^\s"']{1,256})(?P=q)(?=\s|\Z)"""
+    r"""[ \t](?:-u|--user)(?:=|[ \t]+)(?P<q>["']?)(?P<u>[^\s:"'@]{1,64}):"""
+    r"""(?P<pw>[^\s"']{1,256})(?P=q)(?=\s|\Z)"""
 )
-_MYSQL_P = lazy(r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?[ \t]-p(?P<pw>[^\s'\"-][^\s'\"]{0,255})")
+_MYSQL_P = lazy(r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?"
+                r"[ \t]-p(?P<pw>[^\s'\"-][^\s'\"]{0,255})")
 _SSHPASS = lazy(r"\bsshpass[ \t]+-p[ \t]*(?P<q>[\"']?)(?P<pw>[^\s\"']{1,256})(?P=q)")
 _USERINFO = lazy(r"://(?P<t>[A-Za-z0-9_.~%+-]{16,256})@(?=[A-Za-z0-9\[])")
 # Stand-ins, as in gitleaks' curl allowlist: placeholders, references, templates, masks.
@@ -78,7 +80,8 @@ def find_url_tokens(text: str, raw: bytes, spans: list[Span], at: list[int] | No
         if m:
             t = m.group("t")
             chars = set(t)
-            if not chars.isdisjoint(DIGITS) and not (chars.isdisjoint(UPPER) and chars.isdisjoint(LOWER_CHARS)):
+            if not chars.isdisjoint(DIGITS) and not (chars.isdisjoint(UPPER)
+                                                     and chars.isdisjoint(LOWER_CHARS)):
                 spans.append((m.start("t"), m.end("t"), "url-token", PRIO_URL))
 
 
@@ -88,7 +91,8 @@ def find_url_tokens(text: str, raw: bytes, spans: list[Span], at: list[int] | No
 _BARE = lazy(r"(?<![A-Za-z0-9_+/-])[A-Za-z0-9_-]{32,128}(?![A-Za-z0-9_+/=-])")
 
 
-def find_bare_tokens(text: str, low: bytes, regions: list[tuple[int, int]], spans: list[Span]) -> None:
+def find_bare_tokens(text: str, low: bytes, regions: list[tuple[int, int]],
+                     spans: list[Span]) -> None:
     """Bare tokens, except those that start with an upstream token keyword: upstream's rule,
     entropy and allowlists have judged those (`AIzaSy…` keys Google publishes stay)."""
     for lo, hi in regions:

@@ -74,7 +74,8 @@ FAMILIES = frozenset(
     {r.id for r in upstream.load().rules}
     | {r.id for r in noseyparker.load().rules}
     | own.FAMILIES
-    | {"private-key", "url-password", "url-token", "basic-auth", "bearer-token", "high-entropy-token", _ENV_FAMILY}
+    | {"private-key", "url-password", "url-token", "basic-auth", "bearer-token",
+       "high-entropy-token", _ENV_FAMILY}
     | set(NAME_KINDS)
     | {service_family(s, k) for s in (*SERVICES, *SERVICE_ALIASES.values()) for k in NAME_KINDS}
 )
@@ -110,7 +111,8 @@ class Redactor:
         self._secrets = _clean_secrets(secrets)
 
     @classmethod
-    def from_environ(cls, environ: Mapping[str, str] | None = None, extra: Iterable[str] = ()) -> Redactor:
+    def from_environ(cls, environ: Mapping[str, str] | None = None,
+                     extra: Iterable[str] = ()) -> Redactor:
         return cls(secret_values(os.environ if environ is None else environ, extra))
 
     def __call__(self, text: str) -> str:
@@ -176,7 +178,8 @@ class Redactor:
                 i = text.find(v, i + len(v))
         raw = text.encode("ascii", "replace")  # one '?' per non-ASCII character: same offsets
         low = raw.translate(LOWER)
-        hits = scan(shared_scan(), low)  # one pass for every keyword-led finder and every literal below
+        # one pass for every keyword-led finder and every literal below
+        hits = scan(shared_scan(), low)
         lit = hits.literals
         if b"private key" in lit or b"putty-user-key-file" in lit:
             find_key_blocks(text, spans)
@@ -202,7 +205,8 @@ class Redactor:
 @cache
 def shared_scan() -> Shared:
     return build(noseyparker.scan_words(),
-                 (upstream.context_words(), own.WORDS, tuple(w.lower() for w in KEY_START_WORDS), LITERALS))
+                 (upstream.context_words(), own.WORDS, tuple(w.lower() for w in KEY_START_WORDS),
+                  LITERALS))
 
 
 @lru_cache(maxsize=16)

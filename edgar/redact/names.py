@@ -23,7 +23,8 @@ PASSWORD_WORDS = frozenset(
     "password passwd passphrase pwd pass dbpass pgpass rootpass adminpass userpass smtppass"
     " mailpass ftppass sqlpass mypass passcode pw dbpw".split()
 )
-SECRET_WORDS = frozenset("secret clientsecret appsecret consumersecret webhooksecret jwtsecret".split())
+SECRET_WORDS = frozenset("secret clientsecret appsecret consumersecret webhooksecret"
+                         " jwtsecret".split())
 TOKEN_WORDS = frozenset(
     "token pat apitoken accesstoken authtoken refreshtoken sessiontoken bearertoken"
     " usertoken bottoken idtoken oauthtoken auth authorization bearer jwt cookie credential"
@@ -34,15 +35,16 @@ TOKEN_WORDS = frozenset(
 # Words ending in one of these are compounds of a secret word (`githubtoken`, `mysecret`).
 COMPOUND_SUFFIXES = ("password", "passwd", "passphrase", "secret", "token")
 # ...except these, which end the same way for other reasons.
-NOT_COMPOUNDS = frozenset("bypass compass askpass surpass overpass underpass trespass encompass".split())
+NOT_COMPOUNDS = frozenset("bypass compass askpass surpass overpass underpass trespass"
+                          " encompass".split())
 
 # `key` is only a strong signal after one of these (api_key, SECRET_KEY, stripe_key ...).
 KEY_MODIFIERS = frozenset(
     "api access secret private master signing sign encryption encrypt crypt crypto license app"
     " application client consumer account subscription ssh auth session service admin root deploy"
-    " personal shared storage ingest write hmac jwt cookie webhook integration server bot management"
-    " org organization project rest sdk mobile partner merchant dev prod production live test"
-    " sandbox user aes gpg pgp rsa ed25519 ecdsa token".split()
+    " personal shared storage ingest write hmac jwt cookie webhook integration server bot"
+    " management org organization project rest sdk mobile partner merchant dev prod production"
+    " live test sandbox user aes gpg pgp rsa ed25519 ecdsa token".split()
 )
 # The word just before the secret word makes the name *not* a secret: public_key, cache_key,
 # max_tokens, csrf_token, pad_token (a tokenizer's padding token), forgot_password ...
@@ -82,7 +84,8 @@ NOT_SECRET_AFTER = frozenset(
 NOT_SECRET_NAMES = frozenset("pwd oldpwd ssh_auth_sock gpg_agent_info".split())
 
 # Service names that prefix a generic family: SLACK_BOT_TOKEN -> [REDACTED:slack-token].
-SERVICE_ALIASES = {"dd": "datadog", "gh": "github", "hf": "huggingface", "az": "azure", "gcloud": "gcp"}
+SERVICE_ALIASES = {"dd": "datadog", "gh": "github", "hf": "huggingface", "az": "azure",
+                   "gcloud": "gcp"}
 SERVICES = tuple(
     """adafruit adobe airtable algolia alibaba anthropic artifactory asana atlassian auth0 aws azure
     beamer bitbucket bitly bittrex braintree brevo buildkite bugsnag circleci clickup cloudflare
@@ -100,7 +103,7 @@ SERVICES = tuple(
 )
 
 
-# --- names ------------------------------------------------------------------------------------------
+# --- names -------------------------------------------------------------------------------------
 
 
 def _word_kind(part: str) -> str | None:
@@ -188,8 +191,8 @@ def service_family(service: str, family: str) -> str:
 
 
 NAME_KINDS = (
-    "password", "secret", "token", "credential", "api-key", "secret-key", "access-key", "private-key",
-    "encryption-key", "signing-key", "master-key", "license-key",
+    "password", "secret", "token", "credential", "api-key", "secret-key", "access-key",
+    "private-key", "encryption-key", "signing-key", "master-key", "license-key",
 )
 
 

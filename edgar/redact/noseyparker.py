@@ -17,7 +17,8 @@ What this module guarantees:
 * **Spans.** A match's secret is the group upstream's comments name a password or key (mongo's
   `(?# password)`, not its `(?# hostname)`), else its last non-empty group (the password after
   netrc's `machine host login user`, the key after Azure's `AccountName=…`), else the match; the
-  family is the rule's name, unless another finder reports the same span (`[REDACTED:docker-hub-personal-access-token]`). No entropy gate:
+  family is the rule's name, unless another finder reports the same span \
+(`[REDACTED:docker-hub-personal-access-token]`). No entropy gate:
   only placeholders (`placeholder`) are spared, and markers (so `redact` stays idempotent).
 """
 
@@ -42,8 +43,8 @@ LEAD = 100  # the furthest before its keyword a match may start for the rule to 
 class Rule:
     """One translated rule, compiled on first use."""
 
-    __slots__ = ("_group", "_lead", "_rx", "after", "also", "anchored", "before", "follow", "groups", "id",
-                 "leading", "pattern", "prio", "probes")
+    __slots__ = ("_group", "_lead", "_rx", "after", "also", "anchored", "before", "follow",
+                 "groups", "id", "leading", "pattern", "prio", "probes")
 
     def __init__(self, raw: dict) -> None:
         self.id: str = raw["id"]
@@ -73,7 +74,8 @@ class Rule:
         # tried once per hit, from `before` characters earlier, by a pattern that lets the
         # match start anywhere up to the hit (`lead_match`), not searched over a whole window:
         # a window runs on for `after` characters where no match can start.
-        self.leading: bool = not self.anchored and raw.get("before") is not None and raw["before"] <= LEAD
+        self.leading: bool = (not self.anchored and raw.get("before") is not None
+                              and raw["before"] <= LEAD)
         self._group: int = int(raw.get("group") or 0)
         self.groups: tuple[int, ...] = ()  # the secret group first, then the others from the last
         self._rx: re.Pattern[str] | None = None
@@ -94,7 +96,8 @@ class Rule:
         if self._lead is None:
             flags = re.match(r"\(\?[aiLmsux]+\)", self.pattern)
             head = flags.group() if flags else ""
-            self._lead = re.compile(f"{head}(?:[\\s\\S]{{0,{self.before}}}?){self.pattern[len(head):]}", re.ASCII)
+            self._lead = re.compile(f"{head}(?:[\\s\\S]{{0,{self.before}}}?)"
+                                    f"{self.pattern[len(head):]}", re.ASCII)
             self.rx  # noqa: B018 - the groups
         return self._lead.match
 
@@ -157,13 +160,15 @@ def load() -> Table:
     scan: dict[bytes, tuple[int, list[Rule]]] = {}
     for k, (kw, rs) in enumerate(by_kw.items()):
         for r in rs:
-            nexts = sorted({LOWER[c] for c in range(256) if r.follow[c]}) if r.anchored and r.follow is not _ANY else []
+            nexts = (sorted({LOWER[c] for c in range(256) if r.follow[c]})
+                     if r.anchored and r.follow is not _ANY else [])
             if any(kw + bytes([c]) in by_kw for c in nexts):
                 nexts = []  # `secret` and `:` spell another rule's keyword: the keyword alone
             for word in [kw + bytes([c]) for c in nexts] or [kw]:
                 scan.setdefault(word, (k, []))[1].append(r)
-    return Table(raw["commit"], rules, tuple(by_kw), tuple(tuple(v) for v in by_kw.values()), tuple(scan),
-                 tuple(k for k, _ in scan.values()), tuple(tuple(dict.fromkeys(rs)) for _, rs in scan.values()))
+    return Table(raw["commit"], rules, tuple(by_kw), tuple(tuple(v) for v in by_kw.values()),
+                 tuple(scan), tuple(k for k, _ in scan.values()),
+                 tuple(tuple(dict.fromkeys(rs)) for _, rs in scan.values()))
 
 
 def scan_words() -> tuple[bytes, ...]:
@@ -190,8 +195,10 @@ def _plan(j: int) -> Plan:
         k = t.scan_keyword[j]
         rules = t.scan_rules[j]
         anchored = tuple((r, r.rx.match) for r in rules if r.anchored)
-        admits = bytes(max(col) for col in zip(*(r.follow for r, _ in anchored), strict=True)) if anchored else bytes(257)
-        plan = _PLANS[j] = Plan(len(t.keywords[k]), admits, anchored, tuple(r for r in rules if not r.anchored))
+        admits = (bytes(max(col) for col in zip(*(r.follow for r, _ in anchored), strict=True))
+                  if anchored else bytes(257))
+        plan = _PLANS[j] = Plan(len(t.keywords[k]), admits, anchored,
+                                tuple(r for r in rules if not r.anchored))
     return plan
 
 
@@ -210,7 +217,8 @@ def group(hits: list[tuple[int, int]]) -> dict[int, list[int]]:
     return out
 
 
-def find(text: str, low: bytes, spans: list[Span], hits: dict[int, list[int]] | None = None) -> None:
+def find(text: str, low: bytes, spans: list[Span],
+         hits: dict[int, list[int]] | None = None) -> None:
     """Append the spans of every rule's secrets in `text` (`low`: its lower-cased ASCII view);
     `hits`: the starts of each scan word (an index into `scan_words()`) in `low`, as
     `edgar.redact.scan` reports them. Each word's hits are taken rule by rule, in one tight
@@ -235,7 +243,8 @@ def find(text: str, low: bytes, spans: list[Span], hits: dict[int, list[int]] | 
                 if not follow[low[nxt] if nxt < n else 256]:
                     continue  # no match starts with the keyword and this character
                 end = at + after
-                if first and (find_(first, at, end) < 0 or (more and not all(find_(p, at, end) >= 0 for p in more))):
+                if first and (find_(first, at, end) < 0
+                              or (more and not all(find_(p, at, end) >= 0 for p in more))):
                     continue  # a search each, in C, spares the attempt
                 m = match(text, at, end)
                 if m:

@@ -1,7 +1,8 @@
 """edgar's own keyword rules: the formats and phrasings neither gitleaks nor Nosey Parker finds
 (issue 24 item 1) — a password said in a sentence, a token after `bearer` or `the secret is`,
 an AWS secret key after the word "secret", Vault unseal keys in hex, `PasswordAuthentication(user,
-"pw")` and `NetworkCredential(user, "pw")`, Slack (to the end of the path), Discord and Teams webhook URLs,
+"pw")` and `NetworkCredential(user, "pw")`, Slack (to the end of the path), \
+Discord and Teams webhook URLs,
 Mapbox `pk.`/`sk.`/`tk.` tokens without the word "mapbox" near them.
 
 What this module guarantees:
@@ -59,7 +60,8 @@ def _bare(v: str) -> bool:  # "password Flx9mK2qPz7": nothing says it is one but
 def _mixed(v: str) -> bool:
     """Base64 of random bytes: capitals, lower case and digits all (a hex digest is none)."""
     chars = set(v)
-    return not (chars.isdisjoint(UPPER) or chars.isdisjoint(LOWER_CHARS) or chars.isdisjoint(DIGITS))
+    return not (chars.isdisjoint(UPPER) or chars.isdisjoint(LOWER_CHARS)
+                or chars.isdisjoint(DIGITS))
 
 
 def _any(v: str) -> bool:
@@ -125,20 +127,27 @@ class OwnRule(NamedTuple):
 
 
 RULES = (
-    OwnRule((b"password",), lazy(r"(?i)password(?:[ \t]+(?:is|was|will[ \t]+be|would[ \t]+be|should[ \t]+be)|[ \t]*:)[ \t]+"
-                                 r"(?:now[ \t]+|still[ \t]+|just[ \t]+)?" + _VALUE), "password", _said_or_unword),
+    OwnRule((b"password",),
+            lazy(r"(?i)password(?:[ \t]+(?:is|was|will[ \t]+be|would[ \t]+be|should[ \t]+be)"
+                 r"|[ \t]*:)[ \t]+(?:now[ \t]+|still[ \t]+|just[ \t]+)?" + _VALUE),
+            "password", _said_or_unword),
     OwnRule((b"password",), lazy(r"(?i)password[ \t]+" + _VALUE), "password", _bare_or_unword),
     # AWS's secret access key: 40 characters of base64 after the word "secret" (and "key",
     # "access key", "is", ":" or "=") — the name alone is what says so
     # (possessive runs: a run of spaces after "secret" costs one pass, never one per split)
-    OwnRule((b"secret",), lazy(r"(?i)secret(?:[ \t_-]*+(?:access[ \t_-]*+)?key)?(?:[ \t]++(?:is|was))?[ \t]*+"
-                               r"(?:[:=][ \t]*+)?[\"']?"
-                               r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"), "aws-secret-access-key", _mixed),
+    OwnRule((b"secret",),
+            lazy(r"(?i)secret(?:[ \t_-]*+(?:access[ \t_-]*+)?key)?(?:[ \t]++(?:is|was))?[ \t]*+"
+                 r"(?:[:=][ \t]*+)?[\"']?"
+                 r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"),
+            "aws-secret-access-key", _mixed),
     # a token said in prose: "bearer X", "the secret is X", "client_secret X"
-    OwnRule((b"bearer",), lazy(r"(?i)bearer[ \t]++(?P<v>[A-Za-z0-9._~+/-]{16,512}+=*+)(?![A-Za-z0-9._~+/=-])"),
+    OwnRule((b"bearer",),
+            lazy(r"(?i)bearer[ \t]++(?P<v>[A-Za-z0-9._~+/-]{16,512}+=*+)(?![A-Za-z0-9._~+/=-])"),
             "bearer-token", _bearer),
-    OwnRule((b"secret",), lazy(r"(?i)secret(?:[ \t]++(?:is|was)[ \t]++|[ \t]*+[:=][ \t]*+|[ \t]++)[\"']?"
-                               r"(?P<v>[A-Za-z0-9._~+/-]{16,256}+=*+)(?![A-Za-z0-9._~+/=-])"), "secret", _tokenish),
+    OwnRule((b"secret",),
+            lazy(r"(?i)secret(?:[ \t]++(?:is|was)[ \t]++|[ \t]*+[:=][ \t]*+|[ \t]++)[\"']?"
+                 r"(?P<v>[A-Za-z0-9._~+/-]{16,256}+=*+)(?![A-Za-z0-9._~+/=-])"),
+            "secret", _tokenish),
     # `vault operator init`: "Unseal Key 1: <base64>" (Nosey Parker's rule) or in hex
     OwnRule((b"unseal key", b"recovery key"),
             lazy(r"(?i)(?:unseal|recovery)\s+key\s+\d{1,2}\s*:\s*(?P<v>[0-9a-f]{64,80})(?![0-9a-f])"),
@@ -153,8 +162,10 @@ RULES = (
             "password", _any),
     # Slack's webhooks to the end of their path: gitleaks' rule stops after 56 characters, and a
     # workflow URL (T…/A…/<trigger id>/<secret>) is longer
-    OwnRule((b"hooks.slack.com/services/", b"hooks.slack.com/workflows/", b"hooks.slack.com/triggers/"),
-            lazy(r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/(?P<v>[A-Za-z0-9]{8,12}(?:/[A-Za-z0-9_-]{6,64}){2,3})"
+    OwnRule((b"hooks.slack.com/services/", b"hooks.slack.com/workflows/",
+             b"hooks.slack.com/triggers/"),
+            lazy(r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/"
+                 r"(?P<v>[A-Za-z0-9]{8,12}(?:/[A-Za-z0-9_-]{6,64}){2,3})"
                  r"(?![A-Za-z0-9_-])"),
             "slack-webhook-url", _any),
     # Discord's webhook URL: the id and the token after it are the credential
@@ -168,24 +179,28 @@ RULES = (
             "microsoft-teams-webhook", _any),
     # A JWT without its signature (`alg: none`, or cut after the payload): header and payload
     # are base64 of `{"`; gitleaks' rule wants the second dot
-    OwnRule((b"eyj",), lazy(r"(?P<v>eyJ[A-Za-z0-9_-]{10,2000}\.eyJ[A-Za-z0-9_-]{10,8000}(?:\.[A-Za-z0-9_-]{0,1000})?)"
-                            r"(?![A-Za-z0-9_-])"), "jwt", _any),
+    OwnRule((b"eyj",),
+            lazy(r"(?P<v>eyJ[A-Za-z0-9_-]{10,2000}\.eyJ[A-Za-z0-9_-]{10,8000}"
+                 r"(?:\.[A-Za-z0-9_-]{0,1000})?)(?![A-Za-z0-9_-])"),
+            "jwt", _any),
     # Slack's legacy tokens: short numeric groups (`xoxp-523423-234243-234233-e039d0…`), which
     # gitleaks' rules (10-13 digits a group) leave
     OwnRule((b"xoxp-", b"xoxa-", b"xoxr-", b"xoxs-", b"xoxo-", b"xoxb-"),
-            lazy(r"(?P<v>xox[abposr]-(?:[0-9]{1,13}-){1,4}[0-9A-Za-z]{10,64})(?![0-9A-Za-z-])"), "slack-token",
-            _minted),
+            lazy(r"(?P<v>xox[abposr]-(?:[0-9]{1,13}-){1,4}[0-9A-Za-z]{10,64})(?![0-9A-Za-z-])"),
+            "slack-token", _minted),
     # Mapbox: pk. (public), sk. (secret), tk. (temporary), then base64 of {"u":" and a signature
     OwnRule((b"pk.eyj1ijoi", b"sk.eyj1ijoi", b"tk.eyj1ijoi"),
             lazy(r"(?P<v>[pst]k\.eyJ1Ijoi[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{20,100})(?![A-Za-z0-9_-])"),
             "mapbox-access-token", _any),
 )
 FAMILIES = frozenset(r.family for r in RULES)
-WORDS = tuple(dict.fromkeys(w for r in RULES for w in r.keywords))  # what `edgar.redact.scan` looks for
+# what `edgar.redact.scan` looks for
+WORDS = tuple(dict.fromkeys(w for r in RULES for w in r.keywords))
 _BY_WORD = tuple(tuple(r for r in RULES if w in r.keywords) for w in WORDS)
 
 
-def find(text: str, low: bytes, spans: list[Span], hits: list[tuple[int, int]] | None = None) -> None:
+def find(text: str, low: bytes, spans: list[Span],
+         hits: list[tuple[int, int]] | None = None) -> None:
     """Append the spans of every own rule's secrets in `text` (`low`: its lower-cased ASCII
     view; `hits`: (index into `WORDS`, start) of each keyword, as `edgar.redact.scan` reports
     them — found here with `bytes.find` when not given)."""

@@ -26,7 +26,8 @@ class TrieScanner:
 
     def __init__(self, words: tuple[bytes, ...]) -> None:
         self._index = {w: i for i, w in enumerate(words)}
-        self._rx = re.compile(b"(?=(" + trie(w.decode("latin-1") for w in words).encode("latin-1") + b"))")
+        self._rx = re.compile(b"(?=(" + trie(w.decode("latin-1") for w in words).encode("latin-1")
+                              + b"))")
         self._longer = {w: [v for v in words if v != w and v.startswith(w)] for w in words}
 
     def hits(self, low: bytes) -> list[tuple[int, int]]:

@@ -53,7 +53,8 @@ def occurrences(data: bytes, word: bytes) -> list[int]:
 
 
 def table(pairs: Iterable[tuple[bytes, int]], default: int) -> bytes:
-    """A `bytes.translate` table sending each byte of each `chars` to `value`, others to `default`."""
+    """A `bytes.translate` table sending each byte of each `chars` to `value`, others to \
+`default`."""
     out = bytearray([default]) * 256
     for chars, value in pairs:
         for c in chars:

@@ -10,7 +10,8 @@ What this module guarantees:
   the family is the rule id (`[REDACTED:github-pat]`).
 * **No entropy gate on a fixed prefix and length** (`prefix`, derived by the script; ADR
   0089): a `ghp_` token whose body repeats a short pattern is a token all the same. Where
-  upstream gates on entropy, only a placeholder (`text.placeholder` of the secret or of its body: one character, `xxxx`,
+  upstream gates on entropy, only a placeholder (`text.placeholder` of the secret or of its \
+body: one character, `xxxx`,
   `EXAMPLE`, `<…>`, `${…}`) and the allowlists spare one.
 * **Keywords decide which rules run.** A rule runs only on a window around one of its
   keywords. Keywords are looked for in one pass over *regions*: spans of token characters with
@@ -63,7 +64,8 @@ class Allow(NamedTuple):
 class Rule:
     """One upstream rule, compiled on first use."""
 
-    __slots__ = ("_allow", "_lists", "_rx", "context", "group", "id", "keywords", "pattern", "prefix", "threshold")
+    __slots__ = ("_allow", "_lists", "_rx", "context", "group", "id", "keywords", "pattern",
+                 "prefix", "threshold")
 
     def __init__(self, raw: dict) -> None:
         self.id: str = raw["id"]
@@ -128,7 +130,8 @@ def _secret_span(m: re.Match[str], group: int) -> tuple[int, int]:
 
 def _allowlists(raw: list[dict]) -> tuple[Allow, ...]:
     return tuple(
-        Allow(a["target"], tuple(re.compile(r, re.ASCII) for r in a["regexes"]), tuple(a["stopwords"]))
+        Allow(a["target"], tuple(re.compile(r, re.ASCII) for r in a["regexes"]),
+              tuple(a["stopwords"]))
         for a in raw
     )
 
@@ -147,14 +150,15 @@ class Table(NamedTuple):
 # `T3BlbkFJ` marker, Anthropic keys of other lengths than upstream's 93 + "AA", Stripe webhook
 # signing secrets. Bodies are `{min,}`: formats grow.
 SUPPLEMENT = (
-    {"id": "gcp-oauth-client-secret", "regex": r"(GOCSPX-[\w-]{28,64})(?![\w-])", "keywords": ["gocspx-"],
-     "entropy": 3.5, "secret_group": 0, "allowlists": []},
-    {"id": "google-oauth-access-token", "regex": r"(ya29\.[\w-]{30,4096})(?![\w-])", "keywords": ["ya29."],
-     "entropy": 3.5, "secret_group": 0, "allowlists": []},
-    {"id": "google-oauth-refresh-token", "regex": r"(1//0[\w-]{40,4096})(?![\w-])", "keywords": ["1//0"],
-     "entropy": 3.5, "secret_group": 0, "allowlists": []},
+    {"id": "gcp-oauth-client-secret", "regex": r"(GOCSPX-[\w-]{28,64})(?![\w-])",
+     "keywords": ["gocspx-"], "entropy": 3.5, "secret_group": 0, "allowlists": []},
+    {"id": "google-oauth-access-token", "regex": r"(ya29\.[\w-]{30,4096})(?![\w-])",
+     "keywords": ["ya29."], "entropy": 3.5, "secret_group": 0, "allowlists": []},
+    {"id": "google-oauth-refresh-token", "regex": r"(1//0[\w-]{40,4096})(?![\w-])",
+     "keywords": ["1//0"], "entropy": 3.5, "secret_group": 0, "allowlists": []},
     {"id": "openai-api-key", "regex": r"(sk-(?:proj|svcacct|admin)-[\w-]{40,4096})(?![\w-])",
-     "keywords": ["sk-proj-", "sk-svcacct-", "sk-admin-"], "entropy": 3.5, "secret_group": 0, "allowlists": []},
+     "keywords": ["sk-proj-", "sk-svcacct-", "sk-admin-"], "entropy": 3.5, "secret_group": 0,
+     "allowlists": []},
     {"id": "anthropic-api-key", "regex": r"(sk-ant-[a-z]{2,8}[0-9]{0,3}-[\w-]{32,4096})(?![\w-])",
      "keywords": ["sk-ant-"], "entropy": 3.5, "secret_group": 0, "allowlists": []},
     {"id": "stripe-webhook-secret", "regex": r"(whsec_[A-Za-z0-9+/]{24,4096}={0,2})(?![\w+/=-])",
@@ -200,7 +204,8 @@ def _rules_for(word: bytes, context: bool) -> tuple[Rule, ...]:
     """The rules a keyword hit runs: the word's own, and those of every keyword it starts with
     (the trie reports the shortest keyword at a position)."""
     table_ = load()
-    found = [r for k, rs in table_.by_keyword.items() if k.startswith(word) for r in rs if r.context == context]
+    found = [r for k, rs in table_.by_keyword.items() if k.startswith(word)
+             for r in rs if r.context == context]
     return tuple(dict.fromkeys(found))
 
 
@@ -217,8 +222,8 @@ _HEX = table([(b"0123456789abcdef-", ord(" "))], ord("y"))
 _MARKS = table([(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", ord("x"))], ord(" "))
 # A view for values after an operator: 'o' an operator, 'q' what may sit between it and the
 # value (upstream's `[\x60'"\\s=]{0,5}`), 'a' a core character.
-_OPVIEW = table([(b"=:>,|?", ord("o")), (b"`'\" \t", ord("q")), (_CORE, ord("a")), (b"0123456789", ord("d")),
-                 (b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", ord("c"))], ord(" "))
+_OPVIEW = table([(b"=:>,|?", ord("o")), (b"`'\" \t", ord("q")), (_CORE, ord("a")),
+                 (b"0123456789", ord("d")), (b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", ord("c"))], ord(" "))
 # What upstream lets stand between a keyword and the operator: the name, spaces, quotes.
 _NAMEVIEW = table([(_CORE + b" \t'\"", ord("a"))], ord(" "))
 # ...a value of 10 or more with a digit or a capital among its first 16 (a word, a name in
@@ -226,7 +231,8 @@ _NAMEVIEW = table([(_CORE + b" \t'\"", ord("a"))], ord(" "))
 _VALUE = re.compile(rb"o[oq]{0,5}(?=[acd]{0,15}[cd])[acd]{%d}" % _MIN_RUN)
 _LETTERS = re.compile(rb"[a-z]{16}")
 _SEPARATOR = re.compile(rb"[_.-]")
-_NAME = table([(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-", ord("a"))], ord(" "))
+_NAME = table([(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-", ord("a"))],
+              ord(" "))
 
 
 def _name_start(cls_name: bytes, p: int, floor: int) -> int:
@@ -262,7 +268,8 @@ def find(text: str, raw: bytes, low: bytes, spans: list[Span],
     return regions
 
 
-def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict) -> list[tuple[int, int]]:
+def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table,
+             jobs: dict) -> list[tuple[int, int]]:
     n = len(cls)
     # Tokens: 16 token characters in a row, a digit or a capital in the region, and a character
     # that is not lower-case hex (a digest or a UUID holds no keyword's token).
@@ -296,7 +303,8 @@ def _regions(text: str, raw: bytes, low: bytes, cls: bytes, t: Table, jobs: dict
     return regions
 
 
-def _assignments(text: str, raw: bytes, cls: bytes, hits: list[tuple[int, int]], jobs: dict) -> None:
+def _assignments(text: str, raw: bytes, cls: bytes, hits: list[tuple[int, int]],
+                 jobs: dict) -> None:
     """Values after an operator whose name holds a service's keyword (`kucoin_key = '…'`): for
     each hit of a service name, the first character after it that cannot be in a name must be
     an operator within `_BACK` characters, followed by a value of `_MIN_RUN` or more."""
@@ -326,7 +334,8 @@ def _assignments(text: str, raw: bytes, cls: bytes, hits: list[tuple[int, int]],
 def context_words() -> tuple[bytes, ...]:
     """The service names of upstream's assignment rules (`kucoin`, `twilio`), looked for in the
     whole text by one scan (`edgar.redact.scan`)."""
-    return tuple(sorted(k for k, rules in load().by_keyword.items() if any(r.context for r in rules)))
+    return tuple(sorted(k for k, rules in load().by_keyword.items()
+                        if any(r.context for r in rules)))
 
 
 @cache

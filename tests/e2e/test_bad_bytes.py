@@ -26,7 +26,8 @@ def test_a_prompt_with_invalid_utf8_runs_and_is_logged(tmp_path):
                       b"--output-format", b"json"], project, edgar_env(tmp_path / "home"))
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
     assert b"Traceback" not in done.stderr
-    log = next((state_of(project, tmp_path / "home") / "sessions").glob("*.jsonl")).read_text(encoding="utf-8")
+    log = next((state_of(project, tmp_path / "home") / "sessions").glob("*.jsonl")).read_text(
+        encoding="utf-8")
     assert "always say \ufffd please" in log and "out \ufffd put" in log
     assert json.loads(done.stdout)["result"] == "done"
 

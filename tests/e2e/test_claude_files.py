@@ -58,7 +58,8 @@ def test_imports_load_relative_to_the_importing_file_five_hops_deep(tmp_path, ho
 def test_imports_in_code_are_not_imports_and_prose_mentions_are_left_alone(tmp_path, env):
     project = make_project(tmp_path / "p", {
         "CLAUDE.md": "Ask @alice.\nRun `cat @secret.md` never.\n```\n@fenced.md\n```\n@real.md\n",
-        "secret.md": "SPAN-IMPORTED\n", "fenced.md": "FENCE-IMPORTED\n", "real.md": "REAL-IMPORTED\n"})
+        "secret.md": "SPAN-IMPORTED\n", "fenced.md": "FENCE-IMPORTED\n",
+        "real.md": "REAL-IMPORTED\n"})
     system, stderr = system_after(tmp_path, project, env)
     assert "REAL-IMPORTED" in system
     assert "SPAN-IMPORTED" not in system and "FENCE-IMPORTED" not in system

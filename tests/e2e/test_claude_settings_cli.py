@@ -288,7 +288,8 @@ def test_a_projects_env_waits_for_trust(tmp_path, env, project):
 def test_a_secret_set_in_env_is_redacted_from_what_edgar_keeps(tmp_path, home, env, project):
     token = "plain-words-" + "kettle-7391"   # no scanner rule knows this shape
     (home / ".claude" / "settings.json").write_text(json.dumps({"env": {"DEPLOY_TOKEN": token}}))
-    out = go(tmp_path, project, env, [shell_call("echo \"deploying with $DEPLOY_TOKEN\" | tee t.txt")])
+    out = go(tmp_path, project, env,
+             [shell_call("echo \"deploying with $DEPLOY_TOKEN\" | tee t.txt")])
     assert out.returncode == 0, out.stderr
     assert (project / "t.txt").read_text().strip() == f"deploying with {token}"   # it had it
     logs = list((tmp_path / "edgar-home").rglob("*.jsonl"))

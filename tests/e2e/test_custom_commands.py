@@ -74,7 +74,8 @@ def test_nothing_is_learned_from_a_command_body(tmp_path, project, env):
     assert "tabs" in run_edgar(["memory", "list"], project, env).stdout.lower()
 
 
-def test_a_namespaced_command_without_placeholders_gets_its_arguments_appended(tmp_path, project, env):
+def test_a_namespaced_command_without_placeholders_gets_its_arguments_appended(
+        tmp_path, project, env):
     script = write_script(tmp_path / "s.jsonl", [{"text": "ok"}])
     assert run_edgar(["-p", "/ship v1.2", "--model", f"scripted:{script}"], project,
                      env).returncode == 0
@@ -129,7 +130,8 @@ def test_bang_commands_run_in_the_turn_and_at_files_are_attached(tmp_path, env):
     body = content[1]["text"]
     assert "Said: Always use tabs for code" in body and "!`" not in body
     assert "Summarise code." in body
-    assert content[2]["text"].startswith('<file path="notes.txt">') and "alpha beta" in content[2]["text"]
+    assert (content[2]["text"].startswith('<file path="notes.txt">')
+            and "alpha beta" in content[2]["text"])
 
 
 def test_nothing_is_learned_from_a_bang_commands_output(tmp_path, env):
@@ -179,7 +181,8 @@ def test_a_bang_command_needs_an_allowed_tools_rule_and_the_deny_rules_still_win
     assert out.returncode == 0, out.stderr
     sent = recorded(tmp_path / "sent.jsonl")[0]["messages"][-1]["content"][1]["text"]
     assert "A: one" in sent and not (project / "x").exists()
-    assert "B: [!`echo two; touch x` was not run: allowed-tools never covers a command that chains" in sent
+    assert ("B: [!`echo two; touch x` was not run: allowed-tools never covers a command "
+            "that chains") in sent
     assert "C: [!`ls` was not run: allowed-tools has no Bash/shell rule for it]" in sent
     assert "!`ls` not run: allowed-tools has no Bash/shell rule" in out.stderr
     # the person's deny rule wins over the command's allowed-tools, as for any shell call

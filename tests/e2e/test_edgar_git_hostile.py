@@ -86,7 +86,8 @@ def held(machine: Machine, project: Path, marker: Path, listener: socket.socket)
 def shell_seen(project: Path) -> list[str]:
     """The paths edgar's checkpoints recorded as changed by shell calls (its git ran)."""
     seen = []
-    for manifest in (state_of(project, project.parent / "home") / "checkpoints").glob("*/manifest.json"):
+    for manifest in (state_of(project, project.parent / "home")
+                     / "checkpoints").glob("*/manifest.json"):
         seen += [entry["path"] for entry in json.loads(manifest.read_text())["shell"]]
     return seen
 

@@ -56,8 +56,10 @@ def test_text_output_streams_the_answer(project, env, tmp_path):
 
 def test_stream_json_prints_every_event_in_order(project, env, tmp_path):
     script = write_script(tmp_path / "s.jsonl", [
-        {"text": "a", "tool_calls": [{"name": "glob", "input": {"pattern": "*.txt"}}]}, {"text": "b"}])
-    out = run_edgar(["-p", "hi", "--model", f"scripted:{script}", "--output-format", "edgar-events"],
+        {"text": "a", "tool_calls": [{"name": "glob", "input": {"pattern": "*.txt"}}]},
+        {"text": "b"}])
+    out = run_edgar(["-p", "hi", "--model", f"scripted:{script}",
+                     "--output-format", "edgar-events"],
                     project, env)
     types = [json.loads(line)["type"] for line in out.stdout.splitlines()]
     assert types[0] == "PromptTyped" and types[1] == "TurnStarted" and types[-1] == "TurnFinished"
@@ -113,7 +115,8 @@ def test_config_typo_exit_2_names_file_and_key(project, env, tmp_path):
     (project / ".edgar" / "config.toml").write_text("[verify]\ncomand = 'pytest'\n")
     out = run_edgar(["-p", "hi"], project, env)
     assert out.returncode == 2
-    assert out.stderr.strip() == f"edgar: {project / '.edgar' / 'config.toml'}:2: unknown key 'verify.comand'"
+    assert out.stderr.strip() == (f"edgar: {project / '.edgar' / 'config.toml'}:2: "
+                                  "unknown key 'verify.comand'")
 
 
 def test_turn_error_exits_1(project, env, tmp_path):
@@ -124,7 +127,8 @@ def test_turn_error_exits_1(project, env, tmp_path):
 
 def test_ask_mode_in_p_refuses_instead_of_prompting(project, env, tmp_path):
     script = write_script(tmp_path / "s.jsonl", [
-        {"tool_calls": [{"name": "write", "input": {"path": "x.txt", "content": "x"}}]}, {"text": "ok"}])
+        {"tool_calls": [{"name": "write", "input": {"path": "x.txt", "content": "x"}}]},
+        {"text": "ok"}])
     out = run_edgar(["-p", "write it", "--model", f"scripted:{script}", "--output-format", "json"],
                     project, env)
     data = json.loads(out.stdout)
@@ -134,10 +138,13 @@ def test_ask_mode_in_p_refuses_instead_of_prompting(project, env, tmp_path):
 
 def test_ctrl_c_cancels_with_exit_130_and_turn_finished(project, env, tmp_path):
     script = write_script(tmp_path / "s.jsonl", [
-        {"text": "a b c d e f g h", "delay_s": 0.2, "tool_calls": [{"name": "shell", "input": {"command": "sleep 30"}}]}])
-    proc = subprocess.Popen([sys.executable, "-m", "edgar", "-p", "go", "--model", f"scripted:{script}",
+        {"text": "a b c d e f g h", "delay_s": 0.2,
+         "tool_calls": [{"name": "shell", "input": {"command": "sleep 30"}}]}])
+    proc = subprocess.Popen([sys.executable, "-m", "edgar", "-p", "go",
+                             "--model", f"scripted:{script}",
                              "--permission-mode", "yes", "--output-format", "edgar-events"],
-                            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     deadline = time.time() + 20
     received = tmp_path / "received.jsonl"
     while time.time() < deadline and not received.exists():
@@ -151,8 +158,10 @@ def test_ctrl_c_cancels_with_exit_130_and_turn_finished(project, env, tmp_path):
 
 
 def test_continue_restores_the_conversation(project, env, tmp_path):
-    script = write_script(tmp_path / "s.jsonl", [{"text": "first answer"}, {"text": "second answer"}])
-    assert run_edgar(["-p", "first question", "--model", f"scripted:{script}"], project, env).returncode == 0
+    script = write_script(tmp_path / "s.jsonl",
+                          [{"text": "first answer"}, {"text": "second answer"}])
+    assert run_edgar(["-p", "first question", "--model", f"scripted:{script}"],
+                     project, env).returncode == 0
     script2 = write_script(tmp_path / "s2.jsonl", [{"text": "second answer"}])
     out = run_edgar(["-c", "-p", "second question", "--model", f"scripted:{script2}"], project, env)
     assert out.returncode == 0, out.stderr

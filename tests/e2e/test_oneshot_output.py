@@ -25,7 +25,8 @@ def scripted(tmp_path, lines):
 
 def test_steps_are_separated_by_a_blank_line(project, env, tmp_path):
     model = scripted(tmp_path, [
-        {"text": "Let me read it.", "tool_calls": [{"name": "read", "input": {"path": "notes.txt"}}]},
+        {"text": "Let me read it.",
+         "tool_calls": [{"name": "read", "input": {"path": "notes.txt"}}]},
         {"text": "The file says hi."}])
     out = run_edgar(["-p", "read notes.txt", "--model", model], project, env)
     assert out.returncode == 0, out.stderr
@@ -81,6 +82,7 @@ def test_json_has_claude_codes_result_fields(project, env, tmp_path):
 
 
 def test_no_price_notice_never_for_scripted(project, env, tmp_path):
-    out = run_edgar(["-p", "hi", "--model", scripted(tmp_path, [{"text": "hi", "model": "llama-x"}])],
+    out = run_edgar(["-p", "hi", "--model",
+                     scripted(tmp_path, [{"text": "hi", "model": "llama-x"}])],
                     project, env)
     assert "no price" not in out.stderr

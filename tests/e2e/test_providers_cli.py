@@ -142,7 +142,8 @@ def test_openai_tool_turn_sends_the_result_back_as_a_tool_message(server, edgar)
 def test_midstream_error_keeps_partial_text_and_ends_the_turn_in_error(server, edgar, project,
                                                                     tmp_path):
     overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    server.anthropic(stream(recording("anthropic_text")[:5] + [anthropic_event("error", overloaded)]))
+    server.anthropic(stream(recording("anthropic_text")[:5]
+                            + [anthropic_event("error", overloaded)]))
     done = edgar("-p", "hi", "--model", SONNET, "--output-format", "edgar-events")
     assert done.returncode == 1
     events = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]

@@ -168,7 +168,8 @@ def test_item5_plan_mode_in_the_repl_y_carries_it_out(start, project, record):
 
 def test_item6_the_todo_checklist_is_shown_above_the_prompt(start, record):
     todos = [{"content": "Run the tests", "status": "completed", "activeForm": "Running"},
-             {"content": "Fix the parser", "status": "in_progress", "activeForm": "Fixing the parser"},
+             {"content": "Fix the parser", "status": "in_progress",
+              "activeForm": "Fixing the parser"},
              {"content": "Update the changelog", "status": "pending", "activeForm": "Updating"}]
     term = start([{"tool_calls": [{"name": "todo_write", "input": {"todos": todos}}]},
                   {"text": "Listed."}])

@@ -25,7 +25,8 @@ from support.project import edgar_env, make_project, recorded, run_edgar, state_
 
 pytestmark = pytest.mark.timing   # a pseudo-terminal: what appears, and when
 
-ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]"
+ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+                  r"|\x1b[()][0-9A-Za-z]"
                   r"|\x1b[=>78DEHM]|[\r\x07\x08]")
 TIMEOUT = 20.0
 
@@ -116,7 +117,8 @@ class Terminal:
 
 
 PROMPT = "› "
-SECRET = "ghp_R8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA2uV"  # a GitHub token: durable files must never hold it
+# a GitHub token: durable files must never hold it
+SECRET = "ghp_R8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA2uV"
 
 
 @pytest.fixture
@@ -145,7 +147,8 @@ def spawn(tmp_path: Path, project: Path):
 
 
 def session_events(project: Path) -> list[dict]:
-    logs = sorted((state_of(project, project.parent / "home") / "sessions").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    logs = sorted((state_of(project, project.parent / "home") / "sessions").glob("*.jsonl"),
+                  key=lambda p: p.stat().st_mtime)
     out = []
     for log in logs:
         out += [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
@@ -166,7 +169,8 @@ def test_a_prompt_streams_its_answer_and_ctrl_d_exits(spawn, project):
     sent = recorded(spawn.record)
     assert sent[0]["messages"][-1]["content"][0]["text"] == f"hello there {SECRET}"
     typed = [e for e in session_events(project) if e.get("type") == "PromptTyped"]
-    assert [(e["text"], e["queued"]) for e in typed] == [("hello there [REDACTED:github-pat]", False)]
+    assert [(e["text"], e["queued"]) for e in typed] == [
+        ("hello there [REDACTED:github-pat]", False)]
     history = (state_of(project, project.parent / "home") / "input_history").read_text()
     assert "+hello there [REDACTED:github-pat]" in history and SECRET not in history
     assert colours(bytes(term.raw)) == set()      # NO_COLOR=1 is set by edgar_env
@@ -177,14 +181,16 @@ def colours(raw: bytes) -> set[str]:
     found = set()
     for params in re.findall(rb"\x1b\[([0-9;]*)m", raw):
         for p in params.decode().split(";"):
-            if p.isdigit() and (30 <= int(p) <= 49 and int(p) not in (39, 49) or 90 <= int(p) <= 107):
+            if p.isdigit() and (30 <= int(p) <= 49 and int(p) not in (39, 49)
+                                or 90 <= int(p) <= 107):
                 found.add(p)
     return found
 
 
 def test_two_lines_typed_during_a_tool_reach_the_model_as_one_message(spawn, project):
     term = spawn([
-        {"text": "Let me wait.\n", "tool_calls": [{"name": "shell", "input": {"command": "sleep 1.5"}}]},
+        {"text": "Let me wait.\n",
+         "tool_calls": [{"name": "shell", "input": {"command": "sleep 1.5"}}]},
         {"text": "Both noted.\n"},
     ])
     term.line("start the job")
@@ -202,7 +208,8 @@ def test_two_lines_typed_during_a_tool_reach_the_model_as_one_message(spawn, pro
     last = sent[1]["messages"][-1]
     assert [b["type"] for b in last["content"]] == ["tool_result", "text"]
     assert last["content"][1]["text"] == "also check the docs\nand use mermaid"
-    typed = [(e["text"], e["queued"]) for e in session_events(project) if e.get("type") == "PromptTyped"]
+    typed = [(e["text"], e["queued"]) for e in session_events(project)
+             if e.get("type") == "PromptTyped"]
     assert typed == [("start the job", False), ("also check the docs", True),
                      ("and use mermaid", True)]
 

@@ -96,7 +96,8 @@ def test_tool_results_and_signed_thinking_go_back_in_anthropic_shape(server, mak
     history = [
         Message("user", [TextBlock("list files")]),
         Message("assistant", [ThinkingBlock("plan", "sig-1"), ThinkingBlock("unsigned"),
-                              TextBlock("Sure."), ToolUseBlock("toolu_1", "shell", {"command": "ls"}),
+                              TextBlock("Sure."),
+                              ToolUseBlock("toolu_1", "shell", {"command": "ls"}),
                               ToolUseBlock("toolu_2", "read", {"path": "x"})]),
         Message("user", [TextBlock("also, hurry"), ToolResultBlock("toolu_1", "a.py\nb.py"),
                          ToolResultBlock("toolu_2", "no such file", is_error=True)]),

@@ -143,7 +143,8 @@ def test_a_200_error_object_is_still_an_error(server, make, collect):
 
 
 TOO_LONG = Reply(status=400, json={"type": "error", "error": {
-    "type": "invalid_request_error", "message": "prompt is too long: 212345 tokens > 200000 maximum"}})
+    "type": "invalid_request_error",
+    "message": "prompt is too long: 212345 tokens > 200000 maximum"}})
 
 
 def history(turns: int) -> list[Message]:

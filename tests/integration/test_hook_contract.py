@@ -96,7 +96,8 @@ def test_allow_does_not_lift_a_deny_rule_or_read_only(project):
     run(app, "go")
     assert not (project / "ran.txt").exists() and "read-only" in results(app)[0].content
     app, _ = session(project, [{"tool_calls": [SHELL]}, {"text": "ok"}], allow, mode="ask")
-    app.session.gate.deny = [__import__("edgar.tools.rules", fromlist=["x"]).parse_rule("Bash(echo *)")]
+    app.session.gate.deny = [
+        __import__("edgar.tools.rules", fromlist=["x"]).parse_rule("Bash(echo *)")]
     run(app, "go")
     assert not (project / "ran.txt").exists() and "deny rule" in results(app)[0].content
 
@@ -200,7 +201,8 @@ def test_system_message_is_shown_to_the_person_only(project):
 
 def test_another_exit_code_with_valid_json_lets_the_json_decide(project):
     out = json.dumps({"decision": "block", "reason": "json says no"})
-    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(HOOK))} print-exit 1 {shlex.quote(out)}"
+    command = (f"{shlex.quote(sys.executable)} {shlex.quote(str(HOOK))} "
+               f"print-exit 1 {shlex.quote(out)}")
     app, events = session(project, [{"tool_calls": [SHELL]}, {"text": "ok"}],
                           {"PreToolUse": [HookSettings(command=command)]})
     run(app, "go")
@@ -373,7 +375,8 @@ def test_if_runs_the_hook_only_for_calls_its_rule_matches(project):
 
 def test_exec_form_runs_the_program_without_a_shell(project):
     app, _ = session(project, [{"tool_calls": [SHELL]}, {"text": "ok"}], {"PreToolUse": [
-        HookSettings(command=sys.executable, args=[str(HOOK), "block", "$HOME; ${CLAUDE_PROJECT_DIR}"])]})
+        HookSettings(command=sys.executable,
+                     args=[str(HOOK), "block", "$HOME; ${CLAUDE_PROJECT_DIR}"])]})
     run(app, "go")
     # no shell: "$HOME" stays as written; the placeholder is filled in as plain text
     assert results(app)[0].content == f"refused by a PreToolUse hook: $HOME; {project}"

@@ -114,7 +114,8 @@ def test_user_prompt_submit_exit_2_keeps_the_prompt_from_the_model(project):
     assert result.outcome == "blocked" and "no secrets in prompts" in result.error_message
     assert app.session.messages == []                       # nothing was sent or kept
     # the blocked turn still opens and closes (ADR-0077)
-    turns = [type(e).__name__ for e in events if type(e).__name__ in ("TurnStarted", "TurnFinished")]
+    turns = [type(e).__name__ for e in events
+             if type(e).__name__ in ("TurnStarted", "TurnFinished")]
     assert turns == ["TurnStarted", "TurnFinished"]
     assert [e.outcome for e in events if isinstance(e, TurnFinished)] == ["blocked"]
     assert any("no secrets in prompts" in m for m in warnings(events))

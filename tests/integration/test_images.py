@@ -130,7 +130,8 @@ def test_read_of_an_image_returns_the_image(project, tmp_path, monkeypatch):
         second = recorded(record)[1]["messages"][-1]["content"][0]
         assert second["type"] == "tool_result" and not second["is_error"]
         [image] = second["images"]
-        assert image["media_type"] == "image/jpeg" and (image["width"], image["height"]) == (160, 120)
+        assert (image["media_type"] == "image/jpeg"
+                and (image["width"], image["height"]) == (160, 120))
         assert base64.b64decode(image["data"]) == (project / "photo.jpg").read_bytes()
         assert "image/jpeg, 160×120" in second["content"]
     finally:

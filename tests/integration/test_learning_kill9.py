@@ -118,7 +118,8 @@ def test_kill_9_at_random_points(tmp_path):
     done_path = tmp_path / "done.txt"
     seed = random.randrange(1 << 30)
     out = subprocess.run([sys.executable, str(driver), str(root), str(script), str(KILLS),
-                          str(done_path), str(seed), str(tmp_path / "warm")], cwd=root, env=env, capture_output=True,
+                          str(done_path), str(seed), str(tmp_path / "warm")],
+                         cwd=root, env=env, capture_output=True,
                          text=True, timeout=900)
     assert out.returncode == 0, (seed, out.stderr[-2000:])
     finished = [line.split("\t") for line in done_path.read_text().splitlines()

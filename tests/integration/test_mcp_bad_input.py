@@ -87,7 +87,8 @@ def test_an_unset_variable_without_default_names_the_variable(project, monkeypat
 def test_a_command_that_does_not_exist(project):
     _, events = go(project, servers={"nope": McpServerSettings(command="/no/such/mcp-server")})
     [said] = mcp_notices(events)
-    assert said.startswith('mcp: server "nope" cannot start \'/no/such/mcp-server\': no such program')
+    assert said.startswith('mcp: server "nope" cannot start '
+                           '\'/no/such/mcp-server\': no such program')
 
 
 def test_a_server_speaking_garbage(project):

@@ -55,7 +55,8 @@ def test_what_to_do_is_said_for_each_status(server, make, collect):
 
 def test_spend_limit_429_is_not_retried(server, make, collect):
     body = {"error": {"message": "You exceeded your current quota, please check your plan and "
-                      "billing details.", "type": "insufficient_quota", "code": "insufficient_quota"}}
+                      "billing details.", "type": "insufficient_quota",
+                      "code": "insufficient_quota"}}
     server.openai(Reply(status=429, json=body), stream("openai_text"))
     _, error = collect(make("openai"))
     assert len(server.requests) == 1

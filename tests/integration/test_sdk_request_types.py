@@ -33,7 +33,8 @@ def test_the_checker_finds_what_the_sdk_types_refuse():
     assert anthropic_problems(good) == []
     assert any("missing required 'max_tokens'" in p for p in
                anthropic_problems({k: v for k, v in good.items() if k != "max_tokens"}))
-    assert any("unknown key 'temperatur'" in p for p in anthropic_problems({**good, "temperatur": 1}))
+    assert any("unknown key 'temperatur'" in p
+               for p in anthropic_problems({**good, "temperatur": 1}))
     assert anthropic_problems({**good, "temperature": 0.2})            # refused by the new types
     assert anthropic_problems({**good, "temperature": 0.2}, "2023-06-01") == []
     assert anthropic_problems({**good, "messages": [{"role": "tool", "content": "x"}]})

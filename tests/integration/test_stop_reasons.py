@@ -128,7 +128,8 @@ def test_usage_of_a_failed_call_is_kept_in_the_turn(server, provider_env, projec
     from support.sse_server import anthropic_event, recording
 
     overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    server.anthropic(stream(recording("anthropic_text")[:5] + [anthropic_event("error", overloaded)]))
+    server.anthropic(stream(recording("anthropic_text")[:5]
+                            + [anthropic_event("error", overloaded)]))
     result, _, _ = run(project, SONNET)
     assert result.outcome == "error"
     assert result.usage.input_tokens == 25 and result.steps == 1

@@ -118,7 +118,8 @@ def test_a_hanging_check_is_killed_at_its_timeout(project, tmp_path):
     [verdict] = [e for e in events if isinstance(e, VerifyFinished)]
     assert verdict.exit_code is None and not verdict.passed and verdict.duration < 5
     assert "hung and was killed after 0.5s" in last_user_text(requests[2])
-    assert gone("sleep 60.125") and gone("sleep 60.25"), "a process of the verify command outlived its timeout"
+    assert gone("sleep 60.125") and gone("sleep 60.25"), (
+        "a process of the verify command outlived its timeout")
     assert result.text == "Giving up."
 
 

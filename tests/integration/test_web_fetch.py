@@ -211,7 +211,8 @@ def test_domain_rules_decide_in_p_mode_and_always_saves_the_host():
         asked.append(offer)
         return "always"
     reading = PermissionGate("read-only", confirm)   # nothing is written: asked, not refused
-    assert asyncio.run(reading.check("web_fetch", "web", "x", {"url": "https://a.example/p"})) is None
+    assert asyncio.run(reading.check("web_fetch", "web", "x",
+                                     {"url": "https://a.example/p"})) is None
     assert asked == ["web_fetch(domain:a.example)"]
     assert [r.text for r in reading.allow] == ["web_fetch(domain:a.example)"]
 

@@ -38,7 +38,8 @@ def test_only_allowed_or_passed_names_reach_a_command_and_never_a_secret(environ
 
 
 def test_the_issues_secret_names_are_all_dropped():
-    environ = dict.fromkeys(("GH_PAT", "DATABASE_URL", "MYSQL_PWD", "PGPASSWORD", "NPM_AUTH", "SENTRY_DSN", "DOCKER_AUTH_CONFIG", "CREDENTIALS"), "x" * 12)
+    environ = dict.fromkeys(("GH_PAT", "DATABASE_URL", "MYSQL_PWD", "PGPASSWORD", "NPM_AUTH",
+                             "SENTRY_DSN", "DOCKER_AUTH_CONFIG", "CREDENTIALS"), "x" * 12)
     environ.update(PATH="/bin", HTTPS_PROXY="http://me:secret@proxy:1", LANG="C.UTF-8")
     assert command_env(environ) == {"PATH": "/bin", "LANG": "C.UTF-8"}
     assert command_env(environ, ["SENTRY_DSN"])["SENTRY_DSN"] == "x" * 12   # the person's

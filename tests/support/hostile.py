@@ -3,10 +3,11 @@ not — for tests that drive the real ``edgar`` command against a hostile reposi
 
 ``Machine(user, bwrap)`` gives the environment and the subprocess arguments: as the ordinary
 user of ``support.users`` the run uses a copy of the package that uid can read and owns the
-test's tree; "bwrap hidden" gives a PATH that holds every program of the system's bin directories except
-``bwrap`` (and the interpreter's own directory only where that has no ``bwrap``, so the ordinary
-user's ``/usr/bin/python3`` does not bring it back). That directory is made once, outside every
-temp dir, as a person's ``/usr/bin`` is: a program found there is not one the model could plant.
+test's tree; "bwrap hidden" gives a PATH that holds every program of the system's bin directories
+except ``bwrap`` (and the interpreter's own directory only where that has no ``bwrap``, so the
+ordinary user's ``/usr/bin/python3`` does not bring it back). That directory is made once,
+outside every temp dir, as a person's ``/usr/bin`` is: a program found there is not one the model
+could plant.
 """
 
 from __future__ import annotations

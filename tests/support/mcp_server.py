@@ -3,10 +3,11 @@
 ``python mcp_server.py`` serves stdio; ``python mcp_server.py http PORT`` serves streamable
 HTTP on 127.0.0.1:PORT, ``sse PORT`` the older HTTP+SSE transport. ``--connect PORT`` first
 connects to 127.0.0.1:PORT and exits 1 saying ``ECONNREFUSED`` when it cannot (a server that
-downloads itself at start, as ``npx -y`` does, in a sandbox without network). ``--die-after N`` exits with code 3 after N tool calls (a server that
-dies mid-session). It prints what it received in ``env_report`` so tests can check the
-environment edgar gave it. Its prompts (``review``, ``standup``, ``broken``) and resources
-(``config://app``, ``blob://logo``) are for the MCP prompt and resource tests."""
+downloads itself at start, as ``npx -y`` does, in a sandbox without network). ``--die-after N``
+exits with code 3 after N tool calls (a server that dies mid-session). It prints what it
+received in ``env_report`` so tests can check the environment edgar gave it. Its prompts
+(``review``, ``standup``, ``broken``) and resources (``config://app``, ``blob://logo``) are for
+the MCP prompt and resource tests."""
 
 from __future__ import annotations
 

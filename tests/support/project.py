@@ -44,7 +44,8 @@ def write_script(path: Path, lines: list[dict[str, Any]]) -> Path:
 
 
 def edgar_env(home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EDGAR_", "ANTHROPIC_", "OPENAI_"))}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("EDGAR_", "ANTHROPIC_", "OPENAI_"))}
     env["EDGAR_HOME"] = str(home)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     # as in an activated venv: `python3` in a doc's example (an MCP server's command) is the

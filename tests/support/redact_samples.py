@@ -106,7 +106,8 @@ SAMPLES = {
     "readme-key": plain(lambda: "rdme_" + r(LO + DIG, 70)),
     "scalingo-token": plain(lambda: "tk-us-" + r(URLSAFE, 48)),
     "infracost-key": plain(lambda: "ico-" + r(ALNUM, 32)),
-    "harness-token": plain(lambda: "pat." + r(URLSAFE, 22) + "." + r(ALNUM, 24) + "." + r(ALNUM, 20)),
+    "harness-token": plain(lambda: "pat." + r(URLSAFE, 22) + "." + r(ALNUM, 24) + "."
+                           + r(ALNUM, 20)),
     "youtrack-token": plain(lambda: "perm:cm9vdA==." + r(ALNUM, 8) + "==." + r(ALNUM, 30)),
     "vault-token": plain(lambda: "hvs." + r(URLSAFE, 90)),
     "terraform-token": plain(lambda: r(ALNUM, 14) + ".atlasv1." + r(URLSAFE, 67)),
@@ -119,12 +120,16 @@ SAMPLES = {
     ),
     "age-secret-key": plain(lambda: "AGE-SECRET-KEY-1" + r(BECH32, 58)),
     "slack-token": plain(lambda: "xoxb-" + r(DIG, 12) + "-" + r(DIG, 13) + "-" + r(ALNUM, 24)),
-    "slack-webhook": framed("https://", lambda: "hooks.slack.com/services/T" + r(UP + DIG, 10) + "/B"
+    "slack-webhook": framed("https://", lambda: "hooks.slack.com/services/T" + r(UP + DIG, 10)
+                            + "/B"
                             + r(UP + DIG, 10) + "/" + r(ALNUM, 24)),
-    "discord-webhook": framed("https://", lambda: f"discord.com/api/webhooks/{r(DIG, 18)}/{r(URLSAFE, 68)}"),
-    "teams-webhook": framed("https://contoso.", lambda: f"webhook.office.com/webhookb2/{uuid()}@{uuid()}"
+    "discord-webhook": framed("https://",
+                              lambda: f"discord.com/api/webhooks/{r(DIG, 18)}/{r(URLSAFE, 68)}"),
+    "teams-webhook": framed("https://contoso.",
+                            lambda: f"webhook.office.com/webhookb2/{uuid()}@{uuid()}"
                             f"/IncomingWebhook/{r(HEX, 32)}/{uuid()}"),
-    "zapier-webhook": framed("https://", lambda: f"hooks.zapier.com/hooks/catch/{r(DIG, 7)}/{r(LO, 6)}/"),
+    "zapier-webhook": framed("https://",
+                             lambda: f"hooks.zapier.com/hooks/catch/{r(DIG, 7)}/{r(LO, 6)}/"),
     "telegram-bot-token": plain(lambda: r(DIG, 10) + ":AA" + r(URLSAFE, 33)),
     "twilio-key": plain(lambda: "SK" + r(HEX, 32)),
     "twilio-account-sid": plain(lambda: "AC" + r(HEX, 32)),
@@ -138,7 +143,8 @@ SAMPLES = {
     "stripe-webhook-secret": plain(lambda: "whsec_" + r(ALNUM, 32)),
     "square-token": plain(lambda: "EAAA" + r(URLSAFE, 60)),
     "facebook-token": plain(lambda: "EAAB" + r(ALNUM, 180)),
-    "braintree-token": plain(lambda: "access_token$production$" + r(LO + DIG, 16) + "$" + r(HEX, 32)),
+    "braintree-token": plain(lambda: "access_token$production$" + r(LO + DIG, 16) + "$"
+                             + r(HEX, 32)),
     "shopify-token": plain(lambda: "shpat_" + r(HEX, 32)),
     "woocommerce-key": plain(lambda: "ck_" + r(HEX, 40)),
     "razorpay-key": plain(lambda: "rzp_live_" + r(ALNUM, 14)),
@@ -210,10 +216,12 @@ SAMPLES = {
     "adafruit-key": plain(lambda: "aio_" + r(ALNUM, 28)),
     "castai-key": plain(lambda: "castai_v1_" + r(ALNUM, 64) + "_" + r(ALNUM, 8)),
     "definednetworking-token": plain(lambda: "dnkey-" + r(URLSAFE, 26) + "-" + r(URLSAFE, 52)),
-    "authress-key": plain(lambda: "sc_" + r(ALNUM, 12) + "." + r(ALNUM, 5) + ".acc_" + r(ALNUM, 16) + "."
+    "authress-key": plain(lambda: "sc_" + r(ALNUM, 12) + "." + r(ALNUM, 5) + ".acc_"
+                          + r(ALNUM, 16) + "."
                           + r(URLSAFE, 60)),
     "jwt": plain(lambda: "eyJhbGciOiJIUzI1NiJ9.eyJ" + r(URLSAFE, 60) + "." + r(URLSAFE, 43)),
-    "discord-token": plain(lambda: "MT" + r(ALNUM, 22) + "." + r(URLSAFE, 6) + "." + r(URLSAFE, 38)),
+    "discord-token": plain(lambda: "MT" + r(ALNUM, 22) + "." + r(URLSAFE, 6) + "."
+                           + r(URLSAFE, 38)),
     # Assignments, each family of the name-based rule.
     "password": framed("DB_PASSWORD=", lambda: "hunter2" + r(ALNUM, 6)),
     "secret": framed('client_secret: "', lambda: r(ALNUM, 24), '"'),
@@ -227,15 +235,17 @@ SAMPLES = {
     "basic-auth": framed("Authorization: Basic ", lambda: r(B64, 28) + "=="),
     "url-password": framed("postgres://app:", lambda: r(ALNUM, 20), "@db.internal:5432/app"),
     "private-key": plain(lambda: "-----BEGIN RSA PRIVATE KEY-----\n"
-                         + "\n".join(r(B64, 64) for _ in range(8)) + "\n-----END RSA PRIVATE KEY-----"),
+                         + "\n".join(r(B64, 64) for _ in range(8))
+                         + "\n-----END RSA PRIVATE KEY-----"),
 }
 
 
 MAIN = {
-    "aws-access-key": "aws", "aws-bedrock-key": "aws", "github-token": "github", "slack-token": "slack",
-    "slack-webhook": "slack", "openai-key": "openai", "anthropic-key": "anthropic", "google-api-key": "google",
-    "google-oauth-secret": "google", "google-oauth-token": "google", "google-refresh-token": "google",
-    "stripe-key": "stripe", "stripe-webhook-secret": "stripe", "private-key": "private-key", "jwt": "jwt",
+    "aws-access-key": "aws", "aws-bedrock-key": "aws", "github-token": "github",
+    "slack-token": "slack", "slack-webhook": "slack", "openai-key": "openai",
+    "anthropic-key": "anthropic", "google-api-key": "google", "google-oauth-secret": "google",
+    "google-oauth-token": "google", "google-refresh-token": "google", "stripe-key": "stripe",
+    "stripe-webhook-secret": "stripe", "private-key": "private-key", "jwt": "jwt",
 }
 
 

@@ -48,7 +48,8 @@ def _copy_distributions(target: Path) -> None:
         dist = metadata.distribution(key)
         for item in dist.files or []:
             source = Path(dist.locate_file(item))
-            if not source.is_file() or item.parts[0] in ("..", "bin") or "__pycache__" in item.parts:
+            if (not source.is_file() or item.parts[0] in ("..", "bin")
+                    or "__pycache__" in item.parts):
                 continue
             dest = target / item
             dest.parent.mkdir(parents=True, exist_ok=True)

@@ -62,7 +62,8 @@ def test_a_wrong_mcp_server_is_located_at_its_entry(tmp_path):
     load_servers(root, user, {"bad!": {"command": "x"}}, {}, problems)
     assert problems and problems[0].startswith(f"{config}:2: mcp server 'bad!'"), problems
     mcp = root / ".mcp.json"
-    mcp.write_text('{\n "renamed": {"bad!": "good"},\n "mcpServers": {\n  "bad!": {"command": "x"}\n'
+    mcp.write_text('{\n "renamed": {"bad!": "good"},\n "mcpServers": {\n'
+                   '  "bad!": {"command": "x"}\n'
                    ' }\n}\n')
     problems = []
     read_mcp_json(mcp, {}, problems)

@@ -65,8 +65,9 @@ def test_with_a_server_configured_the_run_does_import_the_sdk(tmp_path):
     # the same probe sees the SDK when a server is configured, so the test above can fail
     home = tmp_path / "home"
     home.mkdir()
-    (home / "config.toml").write_text(f'[mcp.servers.t]\ncommand = "{sys.executable}"\n'
-                                      f'args = ["{REPO / "tests" / "support" / "mcp_server.py"}"]\n')
+    (home / "config.toml").write_text(
+        f'[mcp.servers.t]\ncommand = "{sys.executable}"\n'
+        f'args = ["{REPO / "tests" / "support" / "mcp_server.py"}"]\n')
     root = make_project(tmp_path / "p")
     loaded = probe(root, home)
     assert "mcp" in loaded and "edgar.mcp.sdk" in loaded

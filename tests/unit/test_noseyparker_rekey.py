@@ -31,12 +31,14 @@ def _rekey(path: Path) -> None:
                    capture_output=True, cwd=ROOT)
 
 
-def test_rekey_regenerates_the_committed_table_byte_for_byte_and_is_idempotent(tmp_path: Path) -> None:
+def test_rekey_regenerates_the_committed_table_byte_for_byte_and_is_idempotent(
+        tmp_path: Path) -> None:
     copy = tmp_path / "noseyparker_rules.json"
     copy.write_bytes(TABLE_PATH.read_bytes())
     _rekey(copy)
     once = copy.read_bytes()
-    assert once == TABLE_PATH.read_bytes(), "the committed table is stale: run scripts/noseyparker_rules.py --rekey"
+    assert once == TABLE_PATH.read_bytes(), (
+        "the committed table is stale: run scripts/noseyparker_rules.py --rekey")
     _rekey(copy)
     assert copy.read_bytes() == once
 
@@ -68,7 +70,8 @@ def _check_match(rule: dict, s: str) -> None:
     after = rule["after"] if rule["after"] is not None else np_.AFTER
     if rule["before"] is not None and rule["after"] is not None:
         # some hit's window [hit - before, hit + after] holds the whole match
-        assert any(i <= before and len(s) <= i + after for _, i in at), (rule["id"], s, before, after)
+        assert any(i <= before and len(s) <= i + after for _, i in at), (rule["id"], s, before,
+                                                                        after)
     for words in rule["also"]:
         assert any(w.encode() in low for w in words), (rule["id"], s, "misses an `also` set", words)
     if rule["anchored"]:
@@ -76,12 +79,14 @@ def _check_match(rule: dict, s: str) -> None:
         assert lead, (rule["id"], s, "does not start with a keyword")
         if rule["follow"] is not None:
             ok = rule["follow"].encode()
-            assert any(len(low) == len(k) or low[len(k)] in ok for k in lead), (rule["id"], s, rule["follow"])
+            assert any(len(low) == len(k) or low[len(k)] in ok for k in lead), (rule["id"], s,
+                                                                                rule["follow"])
         assert len(s) <= after or rule["after"] is None
 
 
 @pytest.mark.parametrize("rule", TABLE["rules"], ids=[r["np_id"] for r in TABLE["rules"]])
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_every_string_a_rule_matches_satisfies_its_derived_fields(rule: dict, data) -> None:
     rx = re.compile(rule["regex"], re.ASCII)

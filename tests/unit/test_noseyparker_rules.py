@@ -24,7 +24,8 @@ import noseyparker_rules as npr  # noqa: E402
 import secret_literals as lit  # noqa: E402
 
 TABLE = json.loads((ROOT / "edgar" / "redact" / "noseyparker_rules.json").read_text())
-EXAMPLES = [json.loads(line) for line in (ROOT / "tests" / "data" / "redact_noseyparker.jsonl").open()]
+EXAMPLES = [json.loads(line)
+            for line in (ROOT / "tests" / "data" / "redact_noseyparker.jsonl").open()]
 
 
 @pytest.mark.parametrize(
@@ -55,7 +56,8 @@ def test_every_match_of_a_taken_rule_holds_one_of_its_keywords(data) -> None:
 
 def test_a_catastrophic_pattern_is_timed_out_not_waited_for() -> None:
     start = time.monotonic()
-    out = npr.timings([("evil", r"(a+)+$", ["a" * 40 + "!"]), ("fine", r"abc", ["x" * 1000])], timeout=2.0)
+    out = npr.timings([("evil", r"(a+)+$", ["a" * 40 + "!"]), ("fine", r"abc", ["x" * 1000])],
+                      timeout=2.0)
     assert out["evil"] == float("inf") and out["fine"] < 1.0
     assert time.monotonic() - start < 30
 
@@ -67,7 +69,8 @@ def test_verbose_patterns_lose_comments_and_spaces_outside_classes_only() -> Non
 
 
 def test_the_table_is_pinned_and_keeps_the_notice() -> None:
-    assert re.fullmatch(r"[0-9a-f]{40}", TABLE["commit"]) and re.fullmatch(r"[0-9a-f]{64}", TABLE["sha256"])
+    assert (re.fullmatch(r"[0-9a-f]{40}", TABLE["commit"])
+            and re.fullmatch(r"[0-9a-f]{64}", TABLE["sha256"]))
     assert "Apache" in TABLE["source"] and "Praetorian" in TABLE["notice"]
     taken = {r["np_id"] for r in TABLE["rules"]}
     others = {r["np_id"] for r in TABLE["duplicates"]} | {r["np_id"] for r in TABLE["refused"]}
@@ -85,24 +88,28 @@ def test_every_example_of_a_taken_rule_is_redacted() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from([*np_.load().keywords, b"x", b" ", b"\n", b"_", b"-"]), max_size=30))
+@given(st.lists(st.sampled_from([*np_.load().keywords, b"x", b" ", b"\n", b"_", b"-"]),
+                max_size=30))
 def test_the_fallback_scanner_reports_the_same_hits(pieces: list[bytes]) -> None:
     from ahocorasick_rs import BytesAhoCorasick
 
     low = b"".join(pieces)
     words = np_.load().keywords
-    assert set(np_.TrieScanner(words).hits(low)) == set(np_.AhoCorasickScanner(words, BytesAhoCorasick).hits(low))
+    assert set(np_.TrieScanner(words).hits(low)) == set(
+        np_.AhoCorasickScanner(words, BytesAhoCorasick).hits(low))
 
 
 SHAPES = [
-    ("docker login -p dckr_pat_2b3e36beeb386dfdaacb9b46004 ", "dckr_pat_2b3e36beeb386dfdaacb9b46004"),
+    ("docker login -p dckr_pat_2b3e36beeb386dfdaacb9b46004 ",
+     "dckr_pat_2b3e36beeb386dfdaacb9b46004"),
     ("DTRACK=odt_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345", "odt_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345"),
     ("ADAFRUIT aio_FfID10QWOdQrpaHiF0sU6bhHzRbA", "aio_FfID10QWOdQrpaHiF0sU6bhHzRbA"),
     ("NEW_RELIC NRAK-7JVG7BXDN0ZM6CRQ0LQ2MA3PZJ1 ", "NRAK-7JVG7BXDN0ZM6CRQ0LQ2MA3PZJ1"),
     ("machine api.github.com login x password 0123456789abcdefZx", "0123456789abcdefZx"),
     ("Data Source=db;User ID=app;Password=Zx9kLm2Qp7;", "Zx9kLm2Qp7"),
     ('new NetworkCredential("user", "Pa55w0rdZ")', "Pa55w0rdZ"),
-    ("mapboxgl.accessToken = 'sk.eyJ1IjoiY2FwcGVsYWVyZSIsImEiOiJjbHAycXp0aGYwMHFmMmtwZm1tbHdvYnNkIn0.P4lD1eHeSEx7AsBq1zbJ4g'",
+    ("mapboxgl.accessToken = "
+     "'sk.eyJ1IjoiY2FwcGVsYWVyZSIsImEiOiJjbHAycXp0aGYwMHFmMmtwZm1tbHdvYnNkIn0.P4lD1eHeSEx7AsBq1zbJ4g'",
      "sk.eyJ1IjoiY2FwcGVsYWVyZSIsImEiOiJjbHAycXp0aGYwMHFmMmtwZm1tbHdvYnNkIn0.P4lD1eHeSEx7AsBq1zbJ4g"),
     ("https://outlook.office.com/webhook/a1b2c3d4-e5f6-7890-abcd-ef1234567890@a1b2c3d4-e5f6-7890-abcd-ef1234567890"
      "/IncomingWebhook/0123456789abcdef0123456789abcdef/a1b2c3d4-e5f6-7890-abcd-ef1234567890",
@@ -117,4 +124,5 @@ def test_shapes_gitleaks_has_no_rule_for(text: str, secret: str) -> None:
 
 def test_of_a_connection_uri_only_the_password_goes() -> None:
     out = redact("mongodb+srv://admin:Zx9kLm2Qp7@cluster0.mongodb.net/db")
-    assert out.startswith("mongodb+srv://admin:[REDACTED:") and out.endswith("]@cluster0.mongodb.net/db")
+    assert (out.startswith("mongodb+srv://admin:[REDACTED:")
+            and out.endswith("]@cluster0.mongodb.net/db"))

@@ -71,7 +71,8 @@ LOOKALIKES = [
     "image: python@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "request_id=550e8400-e29b-41d4-a716-446655440000 status=200",
     "ID: 550E8400-E29B-41D4-A716-446655440000",
-    'png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg"',
+    'png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5'
+    'ErkJggg"',
     'data = b"H4sIAAAAAAAAA+3OMQ6CQBCF4T3KnIBmFnZhtwIYEm1JjEGN4/8fIBqr+d5kvpd5ZRLeJv0v"',
     "blob = b'SGVsbG8sIFdvcmxkISBUaGlzIGlzIGEgYmFzZTY0IGVuY29kZWQgc3RyaW5nLg=='",
     '<img src="data:image/png;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7">',
@@ -88,7 +89,8 @@ LOOKALIKES = [
     "token_count = 42",
     "max_tokens=4096, num_tokens = len(tokens)",
     "KEYBOARD_LAYOUT=us",
-    "public_key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl'",
+    "public_key = 'ssh-ed25519 "
+    "AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl'",
     "cache_key = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'",
     "id = Column(Integer, primary_key=True)",
     "npm install --save-dev typescript && npm run build",
@@ -115,13 +117,16 @@ LOOKALIKES = [
     "UPPERCASE_CONSTANT_NAME_THAT_IS_LONG = 1",
     "https://api.example.com/v1/messages?model=claude-sonnet-4-5",
     "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA2XY9rL5mJ1uTq8cvo0yQzB3f user@host",
-    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
+    "-----BEGIN CERTIFICATE-----\n"
+    "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
     "-----END CERTIFICATE-----",
     "pod web-7d4b9c8f6d-x2x7k restarted;"
     " container 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     '"integrity":'
-    ' "sha512-Y9Fmdu6aqahEUvD3J8bNlZ9WT8V6xzWpj3C7iMRtuC7LkZ1hArT2dWyK0YBJ1XiW6dGm0fS7qXb+t9Zq3A8f+A=="',
-    "arn:aws:iam::123456789012:role/deploy s3://my-bucket/path/to/key.json git@github.com:org/repo.git",
+    ' "sha512-Y9Fmdu6aqahEUvD3J8bNlZ9WT8V6xzWpj3C7iMRtuC7LkZ1hArT2dWyK0YBJ1XiW6dGm0fS7qXb+t9Zq3A8f'
+    '+A=="',
+    "arn:aws:iam::123456789012:role/deploy s3://my-bucket/path/to/key.json"
+    " git@github.com:org/repo.git",
     "token: ${{ secrets.GITHUB_TOKEN }}\npassword: {{ .Values.db.password }}\nAPI_KEY=$API_KEY",
     "API_KEY=your-api-key-here\nSECRET_KEY=changeme\nTOKEN=<paste your token>",
     "Tokens: 1234 in, 567 out. Token usage: 123. monkey: banana",
@@ -168,7 +173,8 @@ def test_pem_block_is_replaced_whole() -> None:
     out = redact(cut)
     assert out == "log: [REDACTED:private-key]"
     # a public key is not a secret
-    pub = "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----"
+    pub = ("-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n"
+           "-----END PUBLIC KEY-----")
     assert redact(pub) == pub
 
 
@@ -199,11 +205,13 @@ def test_assignment_styles() -> None:
         (f"<password>{secret}</password>", "<password>[REDACTED:password]</password>"),
         (f"x-api-key: {secret}", "x-api-key: [REDACTED:api-key]"),
         (f"spring.datasource.password={secret}", "spring.datasource.password=[REDACTED:password]"),
-        (f"Server=db;User Id=sa;Password={secret};", "Server=db;User Id=sa;Password=[REDACTED:password];"),
+        (f"Server=db;User Id=sa;Password={secret};",
+         "Server=db;User Id=sa;Password=[REDACTED:password];"),
         (f"https://api.example.com/v1?access_token={secret}&page=2",
          "https://api.example.com/v1?access_token=[REDACTED:token]&page=2"),
         (f"SLACK_BOT_TOKEN={secret}", "SLACK_BOT_TOKEN=[REDACTED:slack-token]"),
-        (f'"Authorization": "Bearer {secret}"', '"Authorization": "Bearer [REDACTED:bearer-token]"'),
+        (f'"Authorization": "Bearer {secret}"',
+         '"Authorization": "Bearer [REDACTED:bearer-token]"'),
     ]
     for text, expected in cases:
         assert redact(text) == expected, text
@@ -215,8 +223,10 @@ SYNTAXES = [
     '{{"name": "{i}_token", "value": "{s}"}}', "- name: {I}_TOKEN\n  value: {s}",
     '{{"config.ini": "{I}_TOKEN={s}\\nBACKUP_ENABLED=true"}}', "<{i}Token>{s}</{i}Token>",
     "<{i}Token>\n    {s}\n</{i}Token>", '<entry name="{i}Token" value="{s}" />', "{i}_token: {s}",
-    "{i}_token: '{s}'", "{i}_token: |\n  {s}", 'string {i}Token = "{s}";', 'var {i}Token string = "{s}"',
-    "{i}Token := `{s}`", 'var {i}Token: String = "{s}"', '${i}Token .= "{s}"', '${i}Token ??= "{s}"',
+    "{i}_token: '{s}'", "{i}_token: |\n  {s}", 'string {i}Token = "{s}";',
+    'var {i}Token string = "{s}"',
+    "{i}Token := `{s}`", 'var {i}Token: String = "{s}"', '${i}Token .= "{s}"',
+    '${i}Token ??= "{s}"',
     'System.setProperty("{I}_TOKEN", "{s}")', '  "{i}Token" => "{s}"', '{i}_TOKEN ::= "{s}"',
     '{i}_TOKEN ?= "{s}"', '{i}_TOKEN += "{s}"', "{{PATH=/usr/bin, {I}_PASSWORD={s}, LC_CTYPE=C}}",
     '$env:{I}_API_KEY = "{s}"', "docker run -e {I}_API_KEY={s} image", "X-{i}-Api-Key: {s}",
@@ -257,7 +267,8 @@ def test_exact_secret_values_layer() -> None:
     secret = "correct horse battery staple"  # no rule would catch it on its own
     text = f"the phrase is {secret}, again: {secret}!"
     assert redact(text) == text
-    assert redact(text, [secret]) == "the phrase is [REDACTED:env-secret], again: [REDACTED:env-secret]!"
+    assert redact(text, [secret]) == (
+        "the phrase is [REDACTED:env-secret], again: [REDACTED:env-secret]!")
     # longest first: a value inside a longer one does not split it
     assert redact("abcd-efgh-ijkl", ["abcd", "abcd-efgh-ijkl"]) == "[REDACTED:env-secret]"
     # too short to honour, and values that would collide with markers, are ignored
@@ -294,7 +305,8 @@ def test_from_environ_defaults_to_os_environ(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_secret_values() -> None:
-    env = {"A_TOKEN": "x" * 8, "B_TOKEN": "y" * 7, "PATH": "/usr/bin:/bin", "GH_PAT_SECRET": "z" * 20}
+    env = {"A_TOKEN": "x" * 8, "B_TOKEN": "y" * 7, "PATH": "/usr/bin:/bin",
+           "GH_PAT_SECRET": "z" * 20}
     assert secret_values(env, ["extra-value"]) == ("z" * 20, "extra-value", "x" * 8)
 
 
@@ -353,7 +365,8 @@ def test_empty_and_plain_text() -> None:
 # last branch, so a JWT whose last segment ran on into `/FALSE` was allowed as a whole.
 @pytest.mark.parametrize("tail", ["/FALSE", "/false", "/null", "/true", " FALSE", "/x"])
 def test_a_token_followed_by_an_allowlisted_word_is_still_redacted(tail: str) -> None:
-    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJB2b03Cf02AE935dC1adFFBB7Ec97ac60ff51c8a7.aZ8_kLm-Qw3RtY9uIoP1xcVbN7mZa2sDfGhJkL4ccf"
+    jwt = ("eyJhbGciOiJIUzI1NiJ9.eyJB2b03Cf02AE935dC1adFFBB7Ec97ac60ff51c8a7."
+           "aZ8_kLm-Qw3RtY9uIoP1xcVbN7mZa2sDfGhJkL4ccf")
     out = redact(jwt + tail)
     assert jwt not in out and "[REDACTED:jwt]" in out
 

@@ -31,7 +31,8 @@ SHAPES = [
     (f"AWS secret key {AWS}", AWS),
     (f"secret access key: {AWS}", AWS),
     # Vault
-    ("Unseal Key 1: 4jYbl2CBIv6SpkKj6Hos9iD32k5RfGkLzlosrrq/JgOm", "4jYbl2CBIv6SpkKj6Hos9iD32k5RfGkLzlosrrq/JgOm"),
+    ("Unseal Key 1: 4jYbl2CBIv6SpkKj6Hos9iD32k5RfGkLzlosrrq/JgOm",
+     "4jYbl2CBIv6SpkKj6Hos9iD32k5RfGkLzlosrrq/JgOm"),
     ("Unseal Key 2: aa7fc3e1f1c2bcb6e9b5c05e3d5a0b0c3d1e7f90a2b4c6d8e0f1a3b5c7d9e1f3a5",
      "aa7fc3e1f1c2bcb6e9b5c05e3d5a0b0c3d1e7f90a2b4c6d8e0f1a3b5c7d9e1f3a5"),
     ("Recovery Key 3: 0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e",
@@ -47,22 +48,26 @@ SHAPES = [
     ('new PasswordAuthentication("user", "Pa55w0rdZ".toCharArray())', "Pa55w0rdZ"),
     ('return new PasswordAuthentication(username, "s3cretPw9".toCharArray());', "s3cretPw9"),
     # webhooks
-    ("https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/abcdEFGHijklMNOPqrstUVWX", "abcdEFGHijklMNOPqrstUVWX"),
+    ("https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/abcdEFGHijklMNOPqrstUVWX",
+     "abcdEFGHijklMNOPqrstUVWX"),
     ("https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz01",
      "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz01"),
     ("https://discordapp.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz01",
      "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz01"),
     ("https://chat.googleapis.com/v1/spaces/AAAAbCdEfGh/messages?key=AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI"
-     "&token=Zx9kLm2Qp7aBcDeFgHiJkLmNoPqRsTuVwXyZ012345%3D", "Zx9kLm2Qp7aBcDeFgHiJkLmNoPqRsTuVwXyZ012345"),
+     "&token=Zx9kLm2Qp7aBcDeFgHiJkLmNoPqRsTuVwXyZ012345%3D",
+     "Zx9kLm2Qp7aBcDeFgHiJkLmNoPqRsTuVwXyZ012345"),
     ("https://contoso.webhook.office.com/webhookb2/af6c450b-f238-46fa-adf2-8a081050d5c0@aa2e9690-ed5e-4e49-a4e3-"
      "24d07b37e4ed/IncomingWebhook/fec5003413c934a9e41569c0bd3c3d9a/3e1f2a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
      "fec5003413c934a9e41569c0bd3c3d9a"),
     # Mapbox
-    ("MAPBOX_TOKEN pk.eyJ1IjoiZ2l0aHViIiwiYSI6ImNqc2V1cjQ1MjBleHYzeW1yeGpjcnpsaTEifQ.y6yLR6ycwJ7S0Q-6kYBXmQ",
+    ("MAPBOX_TOKEN "
+     "pk.eyJ1IjoiZ2l0aHViIiwiYSI6ImNqc2V1cjQ1MjBleHYzeW1yeGpjcnpsaTEifQ.y6yLR6ycwJ7S0Q-6kYBXmQ",
      "y6yLR6ycwJ7S0Q-6kYBXmQ"),
     ("tk.eyJ1IjoiZ2l0aHViIiwiZXhwIjoxNjUxNTUyNjU3LCJpYXQiOjE2NTE1NDkwNTd9.Ab3dE5fG7hI9jK1lM3nO5p",
      "Ab3dE5fG7hI9jK1lM3nO5p"),
-    ("const t = 'sk.eyJ1IjoiZ2l0aHViIiwiYSI6ImNsMHh5ejEyMzQ1Njc4OTBhYmNkZWYifQ.Qw3rTy6uIo9pAs2dFg5hJk'",
+    ("const t = "
+     "'sk.eyJ1IjoiZ2l0aHViIiwiYSI6ImNsMHh5ejEyMzQ1Njc4OTBhYmNkZWYifQ.Qw3rTy6uIo9pAs2dFg5hJk'",
      "Qw3rTy6uIo9pAs2dFg5hJk"),
 ]
 
@@ -77,8 +82,10 @@ def test_each_shape_loses_its_secret(text: str, secret: str) -> None:
 CLEAN = [
     "reset your password", "the password is incorrect", "Password must be at least 8 characters.",
     "password VARCHAR(255) NOT NULL", "def check_password(password, hashed):", "Enter password: ",
-    "password hashing with bcrypt2", "The password is stored in /etc/app/secret.txt", "my password is password",
-    "password --stdin", "password is required", "password.length >= 8", "password: str = Field(min_length=8)",
+    "password hashing with bcrypt2", "The password is stored in /etc/app/secret.txt",
+    "my password is password",
+    "password --stdin", "password is required", "password.length >= 8",
+    "password: str = Field(min_length=8)",
     "password: ${DB_PASSWORD}", "password is <your password>", "the password is xxxxxxxx",
     "the secret key is 0123456789abcdef0123456789abcdef01234567",  # a hex digest: no capitals
     "secret sauce: 3 tablespoons", "the unseal key 1 is lost", "PasswordAuthentication no",
@@ -117,9 +124,10 @@ def _pem_lines(der: bytes) -> list[str]:
 
 @settings(max_examples=60, deadline=None)
 @given(head=st.sampled_from(HEADS), body=st.binary(min_size=64, max_size=600),
-       before=st.sampled_from(["", "here it is:\n", "  ", "key: |\n  "]), indent=st.sampled_from(["", "  "]))
-def test_a_private_keys_body_without_its_begin_line_goes_whole(head: bytes, body: bytes, before: str,
-                                                              indent: str) -> None:
+       before=st.sampled_from(["", "here it is:\n", "  ", "key: |\n  "]),
+       indent=st.sampled_from(["", "  "]))
+def test_a_private_keys_body_without_its_begin_line_goes_whole(head: bytes, body: bytes,
+                                                              before: str, indent: str) -> None:
     lines = _pem_lines(head + body)
     text = before + "\n".join(indent + line for line in lines) + "\nthanks"
     out = redact(text)
@@ -129,9 +137,12 @@ def test_a_private_keys_body_without_its_begin_line_goes_whole(head: bytes, body
     assert lines[0] not in one
 
 
-HOSTILE_HEADS = ["secret", "password", "password is", "my password is ", "unseal key 1:", "passwordauthentication(",
-                 "discord.com/api/webhooks/1", ".webhook.office.com/webhookb2/", "pk.eyJ1Ijoi", "MIIEpAIBAAK",
-                 "b3BlbnNzaC1rZXktdjE", "token", "api_key", "key", "if ", "-----BEGIN RSA PRIVATE KEY-----"]
+HOSTILE_HEADS = ["secret", "password", "password is", "my password is ", "unseal key 1:",
+                 "passwordauthentication(",
+                 "discord.com/api/webhooks/1", ".webhook.office.com/webhookb2/", "pk.eyJ1Ijoi",
+                 "MIIEpAIBAAK",
+                 "b3BlbnNzaC1rZXktdjE", "token", "api_key", "key", "if ",
+                 "-----BEGIN RSA PRIVATE KEY-----"]
 
 
 @pytest.mark.timing  # asserts how long it took
@@ -143,7 +154,8 @@ def test_hostile_runs_after_a_keyword_cost_no_backtracking(fill: str) -> None:
     import time
 
     texts = [head + fill * 20_000 for head in HOSTILE_HEADS]
-    texts.append(("-----BEGIN RSA PRIVATE KEY-----" + fill * 900 + "!-----END RSA PRIVATE KEY-----\n") * 20)
+    texts.append(("-----BEGIN RSA PRIVATE KEY-----" + fill * 900
+                  + "!-----END RSA PRIVATE KEY-----\n") * 20)
     start = time.process_time()
     for text in texts:
         redact(text)

@@ -26,8 +26,10 @@ import secret_literals as lit  # noqa: E402
 TABLE_PATH = ROOT / "edgar" / "redact" / "gitleaks_rules.json"
 TABLE = json.loads(TABLE_PATH.read_text("utf-8"))
 RULES = {r["id"]: r for r in TABLE["rules"]}
-GATED = sorted(rid for rid, r in RULES.items() if r["prefix"] and r["entropy"] and rid != "generic-api-key")
-ROWS = [json.loads(line) for line in (ROOT / "tests" / "data" / "redact_labelled.jsonl").open(encoding="utf-8")]
+GATED = sorted(rid for rid, r in RULES.items()
+               if r["prefix"] and r["entropy"] and rid != "generic-api-key")
+ROWS = [json.loads(line)
+        for line in (ROOT / "tests" / "data" / "redact_labelled.jsonl").open(encoding="utf-8")]
 EXAMPLE = {rid: next(r for r in ROWS if r["secret"] and r.get("rule") == rid) for rid in GATED}
 
 
@@ -35,7 +37,8 @@ def test_fixed_prefix_and_length_rules_are_marked() -> None:
     assert {"github-pat", "github-oauth", "gitlab-pat", "aws-access-token", "npm-access-token",
             "shopify-access-token", "gcp-api-key"} <= set(GATED)
     # variable length, a group of several, or a prefix that names no family: the gate stays
-    for rid in ("openai-api-key", "slack-bot-token", "jwt-base64", "okta-access-token", "generic-api-key"):
+    for rid in ("openai-api-key", "slack-bot-token", "jwt-base64", "okta-access-token",
+                "generic-api-key"):
         assert RULES[rid]["prefix"] == 0, rid
 
 
@@ -91,7 +94,8 @@ def test_a_token_whose_body_repeats_a_short_pattern_is_redacted(rid: str, data) 
     assume(fake != secret and re.search("[0-9A-Z]", fake[size:]) and re.search("[^0-9a-f-]", fake))
     assume(not placeholder(fake) and not placeholder(fake[size:]))
     rx = re.compile(RULES[rid]["regex"], re.ASCII)
-    assume(any(fake in m.group() for m in rx.finditer(row["text"].replace(secret, fake))))  # the rule's shape
+    # the rule's shape
+    assume(any(fake in m.group() for m in rx.finditer(row["text"].replace(secret, fake))))
     # in every context where the real example is redacted, the repetitive one is too: only the
     # entropy gate differs between them
     for ctx in (row["text"], f"see {secret} here"):
@@ -137,6 +141,6 @@ def test_rekey_writes_the_committed_gitleaks_table_byte_for_byte(tmp_path: Path)
         r.pop("prefix")
     copy.write_text(json.dumps(table), encoding="utf-8")
     for _ in range(2):  # from a table without the field, then again: idempotent
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "update_secret_rules.py"), "--rekey", "--out",
-                        str(copy)], check=True, capture_output=True, cwd=ROOT)
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "update_secret_rules.py"), "--rekey",
+                        "--out", str(copy)], check=True, capture_output=True, cwd=ROOT)
         assert copy.read_bytes() == TABLE_PATH.read_bytes()

@@ -27,7 +27,8 @@ def rate(pair: tuple[int, int]) -> float:
 def test_the_set_holds_every_source(score: dict) -> None:
     sources = {g for g in score["recall"] if g.startswith("source:")}
     assert {"source:gitleaks", "source:edgar-heldout", "source:issue-12"} <= sources
-    assert score["fp"]["source:clean-repo"][1] >= 1000 and score["fp"]["source:clean-corpus"][1] >= 1000
+    assert (score["fp"]["source:clean-repo"][1] >= 1000
+            and score["fp"]["source:clean-corpus"][1] >= 1000)
     for family in redact_quality.MAIN:
         assert score["recall"][f"family:{family}"][1] >= 5, family
 
@@ -52,7 +53,8 @@ def test_clean_text_is_left_alone(score: dict) -> None:
         assert rate(score["fp"][source]) <= 0.02, source
 
 
-LOCKFILES = ("package-lock.json", "yarn.lock", "poetry.lock", "Cargo.lock", "go.sum", "pnpm-lock.yaml")
+LOCKFILES = ("package-lock.json", "yarn.lock", "poetry.lock", "Cargo.lock", "go.sum",
+             "pnpm-lock.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +85,11 @@ def outside() -> dict:
 
 def test_the_outside_set_records_its_source_and_licence() -> None:
     rows = redact_quality.load(redact_quality.OUTSIDE_DATA)
-    assert len(rows) >= 300 and all(r["source"].startswith("detect-secrets@5e141933554a:tests/plugins/") for r in rows)
+    assert len(rows) >= 300 and all(
+        r["source"].startswith("detect-secrets@5e141933554a:tests/plugins/") for r in rows)
     notice = redact_quality.OUTSIDE_DATA.with_suffix(".NOTICE").read_text("utf-8")
-    assert "Apache License, Version" in notice and "5e141933554a0b74e7341841f318be21e895339c" in notice
+    assert ("Apache License, Version" in notice
+            and "5e141933554a0b74e7341841f318be21e895339c" in notice)
 
 
 def test_outside_main_families_are_found(outside: dict) -> None:

@@ -28,7 +28,8 @@ def _occurrences(low: bytes, word: bytes) -> set[int]:
 
 def _expected(low: bytes) -> tuple[set, ...]:
     np_hits = {(j, at) for j, w in enumerate(np_.scan_words()) for at in _occurrences(low, w)}
-    rest = tuple({(k, at) for k, w in enumerate(words) for at in _occurrences(low, w)} for words in LISTS)
+    rest = tuple({(k, at) for k, w in enumerate(words) for at in _occurrences(low, w)}
+                 for words in LISTS)
     return (np_hits, *rest)
 
 

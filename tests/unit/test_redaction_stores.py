@@ -42,9 +42,11 @@ CASES = [
     ("mysql -uroot -pS3cr3tPW app", "S3cr3tPW"),
     ("git clone https://Zx81kLmN0pQrStUv12Wx@github.com/org/repo.git", "Zx81kLmN0pQrStUv12Wx"),
     ("glpat-aB3dE6gH9jK2mN5pQ8sT", "glpat-aB3dE6gH9jK2mN5pQ8sT"),
-    ("the token is 8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA, keep it", "8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA"),  # bare
+    # bare
+    ("the token is 8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA, keep it", "8fK2mQ9xLp3ZvT7wR1nB5cY6dH0jE4sA"),
     ("GH_PAT=Qw3rTy7uIo9pAs2dFg5h\nHOME=/root", "Qw3rTy7uIo9pAs2dFg5h"),
-    ("SSH_KEY=-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\\n"
+    ("SSH_KEY=-----BEGIN OPENSSH PRIVATE KEY-----\\n"
+     "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\\n"
      "-----END OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB"),
 ]
 
@@ -58,7 +60,8 @@ def everything(state: Path) -> bytes:
 
 
 @pytest.mark.parametrize(("text", "secret"), CASES)
-def test_history_session_log_and_memory_hold_no_case(tmp_path: Path, text: str, secret: str) -> None:
+def test_history_session_log_and_memory_hold_no_case(tmp_path: Path, text: str,
+                                                     secret: str) -> None:
     state = ensure_state_dir(tmp_path)
     History(state, redact).append(Run(session_id="s1", asked=[text], said=f"ok: {text}", files=[]))
     log = SessionLog(state / "sessions" / "s1.jsonl", redact)
@@ -72,7 +75,8 @@ def test_history_session_log_and_memory_hold_no_case(tmp_path: Path, text: str, 
 def test_history_redacts_before_it_shortens(tmp_path: Path) -> None:
     filler = " ".join(f"word{i}" for i in range(36))
     state = ensure_state_dir(tmp_path)
-    History(state, redact).append(Run(asked=[f"{filler} db password: 'correct horse battery staple'"]))
+    History(state, redact).append(
+        Run(asked=[f"{filler} db password: 'correct horse battery staple'"]))
     text = (state / "history.md").read_text()
     assert "correct" not in text and "horse" not in text
     assert "password: '[REDACTED:password]" in text
@@ -105,11 +109,13 @@ def test_import_paths_are_stored_redacted_and_still_found(tmp_path: Path) -> Non
     assert store.mark(transcript) == mark  # found again by the real path
     store.close()
     dry = DrySink(state)
-    assert dry.marks.get(transcript) == mark and dry.dirs.get(transcript.rsplit("/", 1)[0]) == "digest"
+    assert (dry.marks.get(transcript) == mark
+            and dry.dirs.get(transcript.rsplit("/", 1)[0]) == "digest")
     with MemoryStore(state / "memory.db", redact=redact) as memory:
         memory.add("staging is read-only", "imported", source=f"claude-code {transcript}:3")
     with Experience(state / "experience.db", redact=redact) as experience:
-        experience.insert([Run(source="claude-code", turn_id=f"{GHP}.jsonl:3", project=f"/p/{GHP}")])
+        experience.insert([Run(source="claude-code", turn_id=f"{GHP}.jsonl:3",
+                               project=f"/p/{GHP}")])
     assert GHP.encode() not in everything(state)
     for db in ("imports.db", "memory.db", "experience.db"):
         rows = sqlite3.connect(state / db).iterdump()
@@ -198,7 +204,8 @@ def test_learning_stores_given_no_redactor_still_redact(tmp_path: Path) -> None:
     assert not any(GHP in row or AKIA in row for row in rows)
 
 
-def test_session_log_scans_a_repeated_short_string_once_and_redacts_every_line(tmp_path: Path) -> None:
+def test_session_log_scans_a_repeated_short_string_once_and_redacts_every_line(
+        tmp_path: Path) -> None:
     # the memo of short strings (issue 26 item 1): the same key or value in many lines is
     # scanned once, and every line that holds it is still written redacted
     scanned: list[str] = []

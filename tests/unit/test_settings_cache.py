@@ -56,7 +56,8 @@ def _load_in_a_process(project: Path, home: Path) -> list:
 
 def test_a_warm_load_imports_no_pydantic(tmp_path, home):
     project = tmp_path / "p"
-    _write(home / "config.toml", "[tools]\nshell_timeout = 5\n[providers.openai]\nmax_retries = 2\n")
+    _write(home / "config.toml",
+           "[tools]\nshell_timeout = 5\n[providers.openai]\nmax_retries = 2\n")
     _write(project / ".edgar" / "config.toml", 'model = "openai:project"\n')
     cold = _load_in_a_process(project, home)
     assert cold == ["scripted:x.jsonl", 5.0, 2, ["pydantic", "pydantic_core"]]
@@ -151,7 +152,8 @@ def test_a_user_dir_that_cannot_be_written_is_no_error():
         run.own(base)
         os.chmod(home, 0o500)
         out = subprocess.run(
-            [run.python, "-c", "from edgar.config import load; print(load(None, environ={}).max_steps)"],
+            [run.python, "-c",
+             "from edgar.config import load; print(load(None, environ={}).max_steps)"],
             cwd=base, env=run.env(home, HOME=str(base)), capture_output=True, text=True, timeout=60,
             **(as_user(run.user) if run.user is not None else {}))
         assert out.returncode == 0 and out.stdout.strip() == "9", out.stderr

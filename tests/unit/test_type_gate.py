@@ -33,7 +33,8 @@ def config_violations(pyproject: str, root: Path) -> list[str]:
     out = [f"[tool.mypy] {flag} is not true" for flag in GLOBAL_FLAGS if mypy.get(flag) is not True]
     if "ignore-without-code" not in mypy.get("enable_error_code", []):
         out.append("[tool.mypy] does not enable ignore-without-code (a blanket ignore would pass)")
-    strict = [o for o in mypy.get("overrides", []) if set(STRICT_MODULES) <= set(o.get("module", []))]
+    strict = [o for o in mypy.get("overrides", [])
+              if set(STRICT_MODULES) <= set(o.get("module", []))]
     if not strict:
         out.append(f"no [[tool.mypy.overrides]] lists all of {', '.join(STRICT_MODULES)}")
     for override in strict:

@@ -82,9 +82,11 @@ def test_writes_the_table_with_its_provenance(tmp_path: Path) -> None:
     assert re.search(rule["regex"], "x_demo_AbCd1234;", u.FLAGS)
 
 
-def test_untranslatable_patterns_fail_loudly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_untranslatable_patterns_fail_loudly(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "gitleaks.toml"
-    src.write_text(TOML + '\n[[rules]]\nid = "unicode"\nregex = """\\\\p{L}+"""\nkeywords = ["x"]\n')
+    src.write_text(TOML
+                   + '\n[[rules]]\nid = "unicode"\nregex = """\\\\p{L}+"""\nkeywords = ["x"]\n')
     out = tmp_path / "rules.json"
     assert u.main([str(src), "--commit", COMMIT, "--out", str(out)]) == 1
     assert "rule unicode" in capsys.readouterr().err
@@ -101,7 +103,8 @@ def test_bad_input_is_a_located_error(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_committed_table_is_pinned_and_compiles() -> None:
     table = json.loads((ROOT / "edgar" / "redact" / "gitleaks_rules.json").read_text())
-    assert re.fullmatch(r"[0-9a-f]{40}", table["commit"]) and re.fullmatch(r"[0-9a-f]{64}", table["sha256"])
+    assert (re.fullmatch(r"[0-9a-f]{40}", table["commit"])
+            and re.fullmatch(r"[0-9a-f]{64}", table["sha256"]))
     assert len(table["rules"]) >= 200
     for rule in table["rules"]:
         re.compile(rule["regex"], u.FLAGS)
