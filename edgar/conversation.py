@@ -52,7 +52,8 @@ class ThinkingBlock:
 
 @dataclass(frozen=True, slots=True)
 class RedactedThinkingBlock:
-    """Reasoning the provider encrypted (Anthropic ``redacted_thinking``): sent back byte for byte."""
+    """Reasoning the provider encrypted (Anthropic ``redacted_thinking``): sent back byte for
+    byte."""
 
     data: str
     type: Literal["redacted_thinking"] = "redacted_thinking"

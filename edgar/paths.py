@@ -1,5 +1,6 @@
 """Where edgar keeps the person's own files: the user dir (``EDGAR_HOME``, else platformdirs'
-config dir for ``edgar``); and where Claude Code keeps the person's (``home()``, ``claude_dir()``). A leaf: config, trust, the sandbox and the tools all ask it, and it
+config dir for ``edgar``); and where Claude Code keeps the person's (``home()``, ``claude_dir()``).
+A leaf: config, trust, the sandbox and the tools all ask it, and it
 imports nothing of edgar's, so none of them has to import config to find it.
 
 A project's learned and resumable state (facts, counters, sessions, checkpoints, input
@@ -14,7 +15,8 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["cache_dir", "claude_dir", "claude_json", "home", "project_key", "project_state", "user_dir"]
+__all__ = ["cache_dir", "claude_dir", "claude_json", "home", "project_key", "project_state",
+           "user_dir"]
 
 SLUG_CHARS = 48   # the end of the path: where two projects' paths differ most
 

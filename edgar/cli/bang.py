@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 SHOWN = 200                 # lines of output shown
 KEPT = 20_000               # characters of output the next request carries
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*(?:\x07|\x1b\\)|[\x00-\x08\x0b-\x1f\x7f]")
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*(?:\x07|\x1b\\)"
+                      r"|[\x00-\x08\x0b-\x1f\x7f]")
 
 
 async def run_bang(session: Session, command: str) -> tuple[list[str], Attachment]:

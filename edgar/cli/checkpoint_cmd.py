@@ -1,6 +1,7 @@
 """``edgar undo [N]`` and ``edgar diff``: the checkpoints of the project's last turns.
 
-Guarantees: both read the project's state dir (in the user dir, ADR-0075) and never create it; both first delete the checkpoints of
+Guarantees: both read the project's state dir (in the user dir, ADR-0075) and never create it; both
+first delete the checkpoints of
 sessions whose last change is more than 7 days old (``Checkpoints.expire``); the git they run
 goes through ``edgar.sandbox.git`` in the project's sandbox (``[sandbox]`` as a session has
 it); ``undo`` restores the newest N turns' files (any session), newest first, and prints each

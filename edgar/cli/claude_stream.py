@@ -1,4 +1,5 @@
-"""``-p --output-format stream-json|json`` and ``--input-format stream-json`` in Claude Code's shapes.
+"""``-p --output-format stream-json|json`` and ``--input-format stream-json`` in Claude Code's
+shapes.
 
 Guarantees:
 - ``stream-json`` writes one JSON object per line, flushed as it happens, of the four types

@@ -117,7 +117,8 @@ def prepare(command: CustomCommand, args: str, root: Path, cwd: Path) -> Prepare
     ok = own or trusted(root)
     rules, warnings = allowed_rules(command)
     if rules and not ok:
-        warnings.append(f"/{command.name}: allowed-tools ignored ({', '.join(command.allowed_tools)}): "
+        warnings.append(f"/{command.name}: allowed-tools ignored "
+                        f"({', '.join(command.allowed_tools)}): "
                         "this project is not trusted (`edgar trust`)")
         rules = []
     return Prepared(command, parts, files, rules, ok, warnings)

@@ -11,7 +11,8 @@ Guarantees:
   were before those turns; what the person staged for other paths stays staged.
 - Turns without a commit are undone exactly as before.
 - The checkpoints' own check (ADR-0078: a file changed since its turn) runs after the
-  commits' check and before any git ref moves; when it stops, nothing is changed and its ``Undone.changed`` is returned.
+  commits' check and before any git ref moves; when it stops, nothing is changed and its
+  ``Undone.changed`` is returned.
 """
 
 from __future__ import annotations

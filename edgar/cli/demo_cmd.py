@@ -18,7 +18,8 @@ from importlib import resources
 from pathlib import Path
 
 PROMPT = "Always run the tests with -q. Fix the typo in greet.py's greeting."
-GREET = 'def greet(name):\n    return f"Helo, {name}!"\n\n\nif __name__ == "__main__":\n    print(greet("world"))\n'
+GREET = ('def greet(name):\n    return f"Helo, {name}!"\n\n\n'
+         'if __name__ == "__main__":\n    print(greet("world"))\n')
 
 
 def run(argv: list[str]) -> int:

@@ -47,7 +47,8 @@ def run(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="edgar doctor", description=described(__doc__))
     parser.add_argument("--model", help="check this PROVIDER:MODEL instead of the configured one")
-    parser.add_argument("--ping", action="store_true", help="send one cheap request to the provider")
+    parser.add_argument("--ping", action="store_true",
+                        help="send one cheap request to the provider")
     parser.add_argument("--repair", action="store_true",
                         help="move each broken state file of this project aside "
                              "(NAME.broken-TIMESTAMP; nothing is deleted)")
@@ -128,7 +129,8 @@ def _price_note(model: str) -> str:
     out = entry["output"]["base"] if isinstance(entry["output"], dict) else entry["output"]
     window = prices.context_window(model)
     size = f"; context {window:,} tokens" if window else ""
-    return f"  (${rate:g} in / ${out:g} out per million tokens, prices of {prices.PRICES_DATE}{size})"
+    return (f"  (${rate:g} in / ${out:g} out per million tokens, "
+            f"prices of {prices.PRICES_DATE}{size})")
 
 
 def _check_key(provider: str, ps: Any) -> int:

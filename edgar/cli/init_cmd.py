@@ -109,6 +109,7 @@ def _agents(root: Path) -> int:
     with open(target, "x", encoding="utf-8") as handle:  # "x": never clobber a racing writer
         handle.write(text)
     found = commands(root)
-    print(f"created {target.name}" + (f" ({', '.join(f'{label.lower()} from {source}' for label, _, source in found)})"
-                                      if found else " (no build file found: fill in the commands)"))
+    print(f"created {target.name}"
+          + (f" ({', '.join(f'{label.lower()} from {source}' for label, _, source in found)})"
+             if found else " (no build file found: fill in the commands)"))
     return 0

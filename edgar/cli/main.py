@@ -56,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--permission-mode", choices=MODES,
                    help="ask (the default) before edits and commands; auto-edit: edits without "
                    "asking; yes: everything; read-only: read and search only; plan: read-only "
-                   "tools until the model's plan is approved (in -p the plan is the result, nothing is written or run)")
+                   "tools until the model's plan is approved (in -p the plan is the result, "
+                   "nothing is written or run)")
     p.add_argument("--output-format", choices=("text", "json", "stream-json", "edgar-events"),
                    default="text", help="-p output: text; json (one result object); "
                    "stream-json (Claude Code's stream: system, assistant, user, result lines); "

@@ -109,7 +109,8 @@ def _dispatch(store: MemoryStore, args) -> int:
             return _list(store, args)
         if args.action == "add":
             fact = store.add(args.text, "manual", source="edgar memory add")
-            print(f"remembered fact {fact.id}" if fact else "already known (or empty); nothing added")
+            print(f"remembered fact {fact.id}" if fact
+                  else "already known (or empty); nothing added")
             return 0
         if args.action == "edit":
             fact = store.edit(args.id, args.text)

@@ -61,7 +61,8 @@ def broken_assumptions() -> list[str]:
         problems.append("Application._redraw() is gone")
     else:
         params = inspect.signature(redraw).parameters
-        if list(params) != ["self", "render_as_done"] or params["render_as_done"].default is not False:
+        if (list(params) != ["self", "render_as_done"]
+                or params["render_as_done"].default is not False):
             problems.append(f"Application._redraw{inspect.signature(redraw)} is not "
                             "(self, render_as_done=False)")
     request = getattr(Application, "_request_absolute_cursor_position", None)

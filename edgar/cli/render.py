@@ -4,7 +4,8 @@ Guarantees:
 - A renderer only reads events; it never changes the conversation.
 - Each tool call is one line, with ✓ or ✗ and the error kind; an ``edit`` also shows a
   small diff of what it is about to change.
-- In the REPL (``RichRenderer``, and ``PlainRenderer``) each step of a turn (one model call: its text, then its tool
+- In the REPL (``RichRenderer``, and ``PlainRenderer``) each step of a turn (one model call: its
+  text, then its tool
   lines) is apart from the step before by one blank line, as ``-p`` sets steps' text apart.
 - ``PlainRenderer`` writes plain text (demo, pipes, non-tty stdout). ``RichRenderer`` prints
   each finished Markdown block as soon as its last line arrives (a line of prose, a whole
@@ -165,7 +166,8 @@ class PlainRenderer:
                 self.out.flush()
                 self.mid_line = not event.text.endswith("\n")
                 if event.text:
-                    self.blank = event.text.endswith("\n\n") or (not event.text.strip() and self.blank)
+                    self.blank = (event.text.endswith("\n\n")
+                                  or (not event.text.strip() and self.blank))
             case TurnStarted(depth=0):
                 self.responded, self.shown_step = 0, None
             case ToolProposed():

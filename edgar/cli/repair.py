@@ -10,7 +10,8 @@ Guarantees:
   directory; the project's state dir, or its ``sessions``/``checkpoints``, that is not a
   directory. Each with the one phrase that says why.
 - ``repair(root)`` renames each to ``NAME.broken-TIMESTAMP`` beside it (a database with its
-  -wal and -shm, as ``NAME-wal.broken-TIMESTAMP``; a checkpoint turn as its whole directory, which undo and diff then pass
+  -wal and -shm, as ``NAME-wal.broken-TIMESTAMP``; a checkpoint turn as its whole directory, which
+  undo and diff then pass
   over), says one line per file, and deletes nothing. A name already taken gets ``-2``,
   ``-3`` …, so nothing moved aside earlier is replaced. Nothing broken: one line saying so.
 """

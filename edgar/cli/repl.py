@@ -64,7 +64,8 @@ if TYPE_CHECKING:
     from edgar.tools.permissions import Answer
 
 
-REPLIES: dict[str, Answer] = {"y": "yes", "yes": "yes", "n": "no", "no": "no", "a": "always", "always": "always"}
+REPLIES: dict[str, Answer] = {"y": "yes", "yes": "yes", "n": "no", "no": "no",
+                              "a": "always", "always": "always"}
 
 
 class Repl:

@@ -49,7 +49,8 @@ def _node(root: Path) -> list[tuple[str, str]]:
     found = [("Install", f"{runner} install")]
     for script, label in (("build", "Build"), ("test", "Test"), ("lint", "Lint")):
         if script in scripts:
-            found.append((label, f"{runner} test" if script == "test" else f"{runner} run {script}"))
+            found.append((label,
+                          f"{runner} test" if script == "test" else f"{runner} run {script}"))
     return found
 
 

@@ -159,7 +159,8 @@ class SandboxSettings(_Section):
     """``[sandbox]``: how the commands edgar runs are confined (edgar/sandbox, docs/sandbox.md).
 
     In a project's ``.edgar/config.toml`` a widening value (mode "off", network on, extra
-    writable dirs, passed variables) takes effect only once the project is trusted (``edgar trust``)."""
+    writable dirs, passed variables) takes effect only once the project is trusted
+    (``edgar trust``)."""
 
     mode: Literal["workspace-write", "read-only", "off"] = "workspace-write"
     network: bool = False

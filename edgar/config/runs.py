@@ -235,7 +235,8 @@ def commands(root: Path) -> Iterator[tuple[str, str, list[str] | None]]:
                 yield f"/{path.stem}", line, None
 
 
-def _servers(servers: Any, expand: Callable[[str], str]) -> Iterator[tuple[str, str, list[str] | None]]:
+def _servers(servers: Any,
+             expand: Callable[[str], str]) -> Iterator[tuple[str, str, list[str] | None]]:
     for name, entry in (servers.items() if isinstance(servers, dict) else ()):
         if isinstance(entry, dict) and isinstance(entry.get("command"), str):
             args = _strings(entry.get("args")) or []

@@ -14,7 +14,8 @@ Guarantees:
   trailers. With a ``writer`` (``[git] commit_message = "model"``, ADR-0111) the model writes
   the subject and body from the commit's diff, redacted before it is sent: one call per
   commit; a provider failure, a timeout or an answer that is not a message falls back to the
-  summary message, said once a session. A ``/commit MESSAGE`` keeps the person's words; the author and committer name end in ``(edgar)``. Each commit edgar makes is
+  summary message, said once a session. A ``/commit MESSAGE`` keeps the person's words; the author
+  and committer name end in ``(edgar)``. Each commit edgar makes is
   recorded in ``commits.jsonl`` (0600, edgar's state): undo trusts that record, never a
   message a commit could forge.
 - ``undo_check`` allows taking back only edgar's own commits, recorded for those turns, at

@@ -513,7 +513,8 @@ def describe(steps: Iterable[Step]) -> list[str]:
     and turn, then one indented line per file."""
     out = []
     for step in steps:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(step.created)) if step.created else "?"
+        when = (time.strftime("%Y-%m-%d %H:%M", time.localtime(step.created))
+                if step.created else "?")
         out.append(f"turn {step.turn or '?'} of session {step.session or '?'} ({when}):")
         for item in step.files:
             out.append(f"  {item.action} {item.path}")

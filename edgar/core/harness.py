@@ -90,7 +90,8 @@ async def _run_recorded(tool: Tool, parsed: object, ctx: ToolContext,
 
 
 async def run_tool(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext,
-                   publish: Callable[[Event], None], where: Where) -> tuple[ToolResultBlock, ToolFinished]:
+                   publish: Callable[[Event], None],
+                   where: Where) -> tuple[ToolResultBlock, ToolFinished]:
     args = call.input if isinstance(call.input, dict) else {}
     publish(ToolProposed(call_id=call.id, tool=call.name, args=args, **where))
     start = time.monotonic()

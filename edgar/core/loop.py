@@ -328,7 +328,8 @@ async def _run_tools(session: Session, turn: Turn, calls: list[ToolCall],
                 continue
             block, finished = await run_tool(call, session.tools, ctx, session.bus.publish, where)
             results.append(_bounded(block, session.settings.context.tool_result_max_chars))
-            turn.tools.append((call.name, finished.ok, finished.error.kind if finished.error else None))
+            turn.tools.append((call.name, finished.ok,
+                               finished.error.kind if finished.error else None))
             turn.files.update(finished.files)
     except asyncio.CancelledError:
         done = {r.tool_use_id for r in results}

@@ -42,7 +42,8 @@ class PromptState:
         facts = data.get("facts")
         day = data.get("day")
         return PromptState(data["text"],
-                           {f for f in facts if isinstance(f, str)} if isinstance(facts, list) else set(),
+                           {f for f in facts if isinstance(f, str)}
+                           if isinstance(facts, list) else set(),
                            day if isinstance(day, str) else "")
 
 

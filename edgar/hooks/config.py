@@ -133,7 +133,8 @@ def _specs(table: Mapping[str, Any], origin: Literal["user", "project"],
             out.append(HookSpec(event, command, matcher,
                                 float(timeout) if timeout else None, origin, where,
                                 bool(get("network", False)), tuple(str(w) for w in writable),
-                                condition, tuple(str(a) for a in args) if args is not None else None))
+                                condition,
+                                tuple(str(a) for a in args) if args is not None else None))
     return out
 
 

@@ -30,7 +30,8 @@ Guarantees:
 - Project hooks run only when the project is trusted (one Notice says how many were
   skipped, and when trust lapsed, which file changed); with ``recheck``, trust is asked again
   before each project hook runs, so a script changed during the session (by the person:
-  the model's tools and commands cannot) stops its hooks, said once; each hook runs in the session's sandbox, or in one with the network or more
+  the model's tools and commands cannot) stops its hooks, said once; each hook runs in the session's
+  sandbox, or in one with the network or more
   writable directories when its entry opts in.
 """
 
@@ -128,7 +129,8 @@ class Hooks:
 
     async def _run(self, event: str, payload: dict[str, Any], values: tuple[str, ...] | None,
                    budget: float | None = None,
-                   call: tuple[str, dict[str, Any]] | None = None) -> list[tuple[HookSpec, HookOutput]]:
+                   call: tuple[str, dict[str, Any]] | None = None,
+                   ) -> list[tuple[HookSpec, HookOutput]]:
         """What every matching hook said; failures, system messages and fields edgar cannot
         honour are said here, once."""
         specs = self._matching(event, values, call)
@@ -308,7 +310,8 @@ class Hooks:
 
     def notify(self, kind: str, message: str, title: str = "") -> None:
         """A Notification hook: edgar is waiting for the person (``permission_prompt``)."""
-        fields = {"message": message, "notification_type": kind, **({"title": title} if title else {})}
+        fields = {"message": message, "notification_type": kind,
+                  **({"title": title} if title else {})}
         self._schedule("Notification", self._payload("Notification", None, **fields), (kind,))
 
     def notifying(self, confirm: Confirm) -> Confirm:

@@ -9,7 +9,8 @@ Guarantees:
   path>].mcpServers``), as Claude Code orders user < project < local. Both ``~/.claude.json``
   sources are the person's own (origin ``user``: no trust needed). The file is often large
   and holds Claude Code's other state: it is parsed only when a non-empty ``mcpServers``
-  appears in it, and nothing else of it is read. Each ``ServerSpec`` says where it came from (``origin`` user or
+  appears in it, and nothing else of it is read. Each ``ServerSpec`` says where it came from
+  (``origin`` user or
   project, ``where`` file:line) so project servers can wait for trust.
 - ``${VAR}`` and ``${VAR:-default}`` expand in command, args, env, url and headers (Claude
   Code's five fields); an unset variable without a default refuses that one server.
@@ -61,8 +62,8 @@ class ServerSpec:
     writable: tuple[str, ...] = ()              # more dirs its sandbox may write
 
 
-def _from_entry(name: str, entry: Any, origin: Literal["user", "project"], where: str, environ: Mapping[str, str],
-                problems: list[str]) -> ServerSpec | None:
+def _from_entry(name: str, entry: Any, origin: Literal["user", "project"], where: str,
+                environ: Mapping[str, str], problems: list[str]) -> ServerSpec | None:
     """A ServerSpec from one entry (dict from JSON or TOML), or None with a problem said."""
     if not isinstance(entry, dict):
         problems.append(f"{where}: mcp server {name!r}: expected an object")

@@ -218,7 +218,8 @@ class McpServers:
         except (ConnectionError, McpUnavailable) as exc:
             raise McpUnavailable(f"{what}: {exc}") from None
         except Exception as exc:   # the SDK's MCPError and validation errors: the server said no
-            raise McpUnavailable(f"{what}: {one_line(str(exc), 200) or type(exc).__name__}") from None
+            raise McpUnavailable(
+                f"{what}: {one_line(str(exc), 200) or type(exc).__name__}") from None
 
     def connected(self) -> list[str]:
         """The names of the servers connected now."""

@@ -375,7 +375,8 @@ class Link:
             # a progress notification becomes one line of the call's live output
             if progress is not None:
                 of = f"/{total:g}" if total else ""
-                progress(f"progress {done:g}{of}{': ' + one_line(message, 200) if message else ''}\n")
+                progress(f"progress {done:g}{of}"
+                         f"{': ' + one_line(message, 200) if message else ''}\n")
 
         # the caller bounds the wait (asyncio.wait_for), so a timeout is edgar's "timeout"
         result = await client.call_tool(tool, args, progress_callback=said)

@@ -132,7 +132,8 @@ class MemoryStore(DB):
         status = "active" if provenance in ACTIVE_FROM else "pending"
         with self.write() as conn:
             cur = conn.execute(
-                "INSERT OR IGNORE INTO facts(text, key, provenance, status, created, source, sha256)"
+                "INSERT OR IGNORE INTO facts(text, key, provenance, status, created, source,"
+                " sha256)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (clean, match_key(clean), provenance, status, time.time(), source, digest(clean)),
             )

@@ -218,13 +218,15 @@ class _Decoder:
             self._usage(wire.take(message, "usage", dict, f"{kind}.message"), f"{kind}.message")
         elif kind == "message_delta":
             delta = wire.take(obj, "delta", dict, kind, {})
-            self.stop_reason = wire.take(delta, "stop_reason", str, f"{kind}.delta") or self.stop_reason
+            self.stop_reason = (wire.take(delta, "stop_reason", str, f"{kind}.delta")
+                                or self.stop_reason)
             self._usage(wire.take(obj, "usage", dict, kind), kind)
         elif kind == "message_stop":
             self.done = True
         elif kind == "error":
             err = wire.take(obj, "error", dict, kind, {})
-            raise stream_error(self.hints, str(err.get("message") or ""), str(err.get("type") or ""))
+            raise stream_error(self.hints, str(err.get("message") or ""),
+                               str(err.get("type") or ""))
         return ()
 
     def _start(self, obj: dict[str, Any]) -> Sequence[StreamEvent]:

@@ -89,7 +89,8 @@ def parse_script(path: Path) -> list[ScriptLine]:
     try:
         raw_lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise ProviderError("scripted", f"cannot read script {path}: {exc}", usage_error=True) from None
+        raise ProviderError("scripted", f"cannot read script {path}: {exc}",
+                            usage_error=True) from None
     from edgar.declared.results import Memo
     from edgar.paths import user_dir
 

@@ -57,7 +57,8 @@ __all__ = [
 ]
 
 _LAZY = {
-    "MODES": "edgar.sandbox.policy", "Mode": "edgar.sandbox.policy", "Policy": "edgar.sandbox.policy",
+    "MODES": "edgar.sandbox.policy", "Mode": "edgar.sandbox.policy",
+    "Policy": "edgar.sandbox.policy",
     "Sandbox": "edgar.sandbox.core", "Layer": "edgar.sandbox.core",
     "Completed": "edgar.sandbox.process", "Sandboxed": "edgar.sandbox.process",
     "run": "edgar.sandbox.process", "spawn": "edgar.sandbox.process",

@@ -100,7 +100,8 @@ def environment(root: Path | str, filters: Sequence[str] = (),
     """git's environment: clean, with every filter in ``filters`` blanked (through
     GIT_CONFIG_KEY_n/VALUE_n, so a name holding ``=`` or spaces stays one name)."""
     base = command_env(environ)
-    env: dict[str, str] = {k: base[k] for k in ("PATH", "HOME", "TMPDIR", "LANG", "TZ") if k in base}
+    env: dict[str, str] = {k: base[k] for k in ("PATH", "HOME", "TMPDIR", "LANG", "TZ")
+                           if k in base}
     env.update({k: v for k, v in base.items() if k.startswith("LC_")})
     env["PATH"] = env.get("PATH") or os.defpath
     env.update({

@@ -124,7 +124,8 @@ def seen(found: str) -> bool:
 def remember(found: str) -> bool:
     """Record that the full plan worked under key ``found``; True when written."""
     path = _path()
-    if path is None or not path.parent.is_dir():    # the user dir is made by what needs it, not here
+    # the user dir is made by what needs it, not here
+    if path is None or not path.parent.is_dir():
         return False
     tmp = path.with_name(f".{NAME}.{os.getpid()}.tmp")
     try:

@@ -5,7 +5,8 @@ Guarantees:
   description (weighted in that order), summed over the surface's *distinct* terms with
   idf normalised to [0, 1] so one threshold holds for 3 skills or 300.
 - Every term contributes ≥ 0, so a surface that contains another scores at least as high
-  (a burst ≥ each of its fragments): aggregation (seed 002: a neighbouring project's ADR-161, not in adr/) can only add evidence.
+  (a burst ≥ each of its fragments): aggregation (seed 002: a neighbouring project's ADR-161, not in
+  adr/) can only add evidence.
 - Refractory: a skill fired at turn *t* is not fired again until turn *t + N + 1*
   (``skills.refractory_turns``); meanwhile it stays in context (``carried``), so a burst
   re-scanned on overlap, or the same topic next turn, neither spams nor loses it.

@@ -12,7 +12,8 @@ Guarantees:
   (``--add-dir``, ``ToolContext.extra_roots``); anything outside is refused unless allowed.
   A path to write (``resolve_for_write``) is refused, with the reason, under ``.edgar/``,
   ``.git/`` (the project's and each added directory's) and edgar's user dir, and where it
-  is a project file trusted config runs (a hook's script, an MCP server's source: ``edgar.config.trust.covered``, ADR-0073), however
+  is a project file trusted config runs (a hook's script, an MCP server's source:
+  ``edgar.config.trust.covered``, ADR-0073), however
   it is spelt (symlinks are resolved first).
 """
 
@@ -38,8 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Tool", "ToolArgs", "ToolContext", "ToolFailure", "ToolOutcome", "ErrorRecord",
            "HookVerdict", "ToolGuard",
-           "args_schema", "validation_text", "resolve", "resolve_for_write", "root_of", "added_roots", "clip",
-           "strip_env"]
+           "args_schema", "validation_text", "resolve", "resolve_for_write", "root_of",
+           "added_roots", "clip", "strip_env"]
 
 Access = Literal["read", "write", "shell", "task", "web"]
 

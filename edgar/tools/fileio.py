@@ -58,7 +58,8 @@ def open_regular(path: Path, shown_as: str) -> IO[bytes]:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             what = kind_of(mode)
-            hint = "; use glob to list it" if stat.S_ISDIR(mode) else "; only regular files are read"
+            hint = ("; use glob to list it" if stat.S_ISDIR(mode)
+                    else "; only regular files are read")
             raise ToolFailure("not_found" if stat.S_ISDIR(mode) else "validation",
                               f"{shown_as} is {what}{hint}")
         os.set_blocking(fd, True)

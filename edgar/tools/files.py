@@ -7,7 +7,8 @@ Guarantees:
   under ``.edgar/``, ``.git/`` or edgar's user dir, or at a file trusted config runs
   (``resolve_for_write``).
 - Beneath the root, or an added directory (``--add-dir``, ADR-0113), both open every
-  component without following links (``tools/beneath``, ADR-0076): a directory swapped for a link after the check is refused with the reason, never
+  component without following links (``tools/beneath``, ADR-0076): a directory swapped for a link
+  after the check is refused with the reason, never
   written through. A file ``write`` creates gets 0666 less the umask; one it replaces keeps
   its mode.
 - ``read`` reads only regular files (a FIFO, socket or device is refused, never waited on)

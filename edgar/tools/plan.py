@@ -1,4 +1,5 @@
-"""exit_plan_mode: in plan mode, the model hands its plan to the person (Claude Code's ExitPlanMode).
+"""exit_plan_mode: in plan mode, the model hands its plan to the person (Claude Code's
+ExitPlanMode).
 
 Guarantees: the tool writes and runs nothing. Outside plan mode it is a ``validation``
 failure saying so. In plan mode it calls the turn's ``ToolContext.plan``, which shows the plan

@@ -4,7 +4,8 @@ Guarantees:
 - Results are bounded (``LIMIT`` entries) and say when they were cut; an invalid regular
   expression is a ``validation`` error.
 - Only regular files inside the root (or the added directory searched, ``--add-dir``) are
-  listed or read: a symlink whose target leaves it is skipped (never followed), and so are FIFOs, sockets and devices — nothing can make
+  listed or read: a symlink whose target leaves it is skipped (never followed), and so are FIFOs,
+  sockets and devices — nothing can make
   a search block or read ``/dev/zero``.
 - grep streams each file line by line (lines cut at ``fileio.MAX_LINE``), skips binary files,
   and skips files over ``GREP_MAX_BYTES`` while walking a directory, saying which; memory
