@@ -174,3 +174,44 @@ def test_an_explained_ignore_passes_the_check(tmp_path: Path):
         "# typeshed's stub omits it\nx = f()  # type: ignore[attr-defined]\n"
         "y = g()  # type: ignore[misc]  # the stub is wrong about g\n")
     assert ignore_violations(tmp_path / "edgar") == []
+
+
+# issue 27 item 6: ruff over edgar and tests with at least these families, line length held
+RUFF_FAMILIES = ("E", "F", "W", "I", "B", "UP", "SIM", "C4")
+MAX_LINE = 100
+
+
+def ruff_violations(config: dict) -> list[str]:
+    """What `[tool.ruff]` in pyproject.toml lets through that the lint gate must not."""
+    ruff = config.get("tool", {}).get("ruff", {})
+    lint = ruff.get("lint", {})
+    out = [f"ruff does not select {family}" for family in RUFF_FAMILIES
+           if family not in lint.get("select", [])]
+    ignored = [code for code in lint.get("ignore", []) if code.startswith("E5")
+               or code in RUFF_FAMILIES]
+    out += [f"ruff ignores {code}" for code in ignored]
+    if ruff.get("line-length", 88) > MAX_LINE:
+        out.append(f"ruff's line-length is over {MAX_LINE}")
+    return out
+
+
+def test_ruff_selects_the_families_and_holds_the_line_length():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert ruff_violations(config) == []
+
+
+@pytest.mark.parametrize("plant, said", [
+    ({"select": ["E", "F", "W", "I", "B", "UP", "SIM"]}, "does not select C4"),
+    ({"ignore": ["E501"]}, "ignores E501"),
+    ({"ignore": ["B"]}, "ignores B"),
+    ({"line-length": 120}, "line-length is over 100"),
+])
+def test_a_weakened_ruff_gate_fails_the_check(plant: dict, said: str):
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    ruff = config["tool"]["ruff"]
+    if "line-length" in plant:
+        ruff["line-length"] = plant["line-length"]
+    else:
+        ruff["lint"].update(plant)
+    found = ruff_violations(config)
+    assert any(said in line for line in found), found
