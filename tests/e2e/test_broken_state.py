@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from support.hostile import IDS, KINDS, Machine
+from support.hostile import IDS, KINDS, Machine, machine_fixture
 from support.project import REPO, edgar_env, make_project, run_edgar, state_of, write_script
 
 # experience.db is the learning package's store: without the package nothing opens it
@@ -33,14 +33,7 @@ def corrupt(path, how: str) -> None:
         path.mkdir()
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-broken-state-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-broken-state-")
 
 
 def kinds(hows, every_kind="garbage"):

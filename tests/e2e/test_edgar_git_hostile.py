@@ -14,11 +14,10 @@ from __future__ import annotations
 import json
 import shutil
 import socket
-import tempfile
 from pathlib import Path
 
 import pytest
-from support.hostile import IDS, KINDS, Machine
+from support.hostile import Machine, machine_fixture
 from support.project import state_of, write_script
 
 PAYLOAD = """#!/bin/bash
@@ -29,14 +28,7 @@ cat >/dev/null
 """
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-git-hostile-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-git-hostile-")
 
 
 @pytest.fixture

@@ -8,12 +8,7 @@ password, while the variables a build needs arrive; the control: a name the pers
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
-
-import pytest
-from support.hostile import IDS, KINDS, Machine
+from support.hostile import machine_fixture
 from support.project import write_script
 
 SECRETS = {
@@ -26,14 +21,7 @@ PASSED = {"SENTRY_DSN": "https://CANARY9@sentry.example/1"}   # named in [sandbo
 DUMP = "import os, sys\nopen(sys.argv[1], 'w').write(repr(dict(os.environ)))\n"
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-env-secrets-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-env-secrets-")
 
 
 def test_no_secret_variable_reaches_the_shell_or_a_hook(machine):

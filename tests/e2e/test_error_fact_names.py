@@ -11,14 +11,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("edgar.learning")   # error facts are the learning package's
 
-from support.hostile import IDS, KINDS, Machine  # noqa: E402
+from support.hostile import machine_fixture  # noqa: E402
 from support.project import write_script  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -41,14 +39,7 @@ PLANTS = {
 }
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-error-names-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-error-names-")
 
 
 @pytest.fixture

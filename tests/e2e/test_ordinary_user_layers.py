@@ -7,12 +7,9 @@ processes. As root and as the ordinary user of ``support.users``, bubblewrap pre
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
-from pathlib import Path
 
 import pytest
-from support.hostile import IDS, KINDS, Machine
+from support.hostile import machine_fixture
 from support.project import state_of, write_script
 
 from edgar.sandbox.probe import capabilities
@@ -32,14 +29,7 @@ os._exit(0)
 """
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-user-layers-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-user-layers-")
 
 
 @pytest.mark.skipif(capabilities().namespaces is None, reason="no namespaces on this kernel")

@@ -8,11 +8,9 @@ import json
 import shlex
 import shutil
 import sys
-import tempfile
-from pathlib import Path
 
 import pytest
-from support.hostile import IDS, KINDS, Machine
+from support.hostile import machine_fixture
 from support.project import REPO, edgar_env, make_project, run_edgar, write_script
 
 HOOK = REPO / "tests" / "support" / "hooks" / "hook.py"
@@ -32,14 +30,7 @@ def _setup(tmp_path, mode="block", python=sys.executable, hook_path=HOOK):
     return root, script, edgar_env(home, EDGAR_SCRIPTED_RECORD=str(record)), home, record
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-prompt-block-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-prompt-block-")
 
 
 def test_a_blocked_prompt_is_not_published_learned_logged_or_sent(machine):

@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
-from support.hostile import IDS, KINDS, Machine
+from support.hostile import machine_fixture
 from support.project import edgar_env, recorded, run_edgar, state_of, write_script
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -54,14 +53,7 @@ def old_layout(state: Path, project: Path) -> None:
         shutil.move(str(state / name), str(project / ".edgar" / name))
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-state-clone-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-state-clone-")
 
 
 def test_a_cloned_repository_ships_no_facts_and_no_session(tmp_path, machine):

@@ -7,12 +7,8 @@ sandbox. The script is unchanged afterwards, trust still holds and the hook stil
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
-from pathlib import Path
 
-import pytest
-from support.hostile import IDS, KINDS, Machine
+from support.hostile import machine_fixture
 from support.project import write_script
 
 GUARD = ".claude/hooks/guard.py"
@@ -27,14 +23,7 @@ ATTACKS = [
 ]
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-trust-runs-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-trust-runs-")
 
 
 def test_the_model_cannot_change_a_trusted_hook_script(machine):

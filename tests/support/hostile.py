@@ -150,3 +150,20 @@ class Machine:
                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
         subprocess.run(["git", "-c", "protocol.file.allow=always", *args], cwd=cwd, env=env,
                        check=True, capture_output=True)
+
+
+def machine_fixture(prefix: str):
+    """A `machine` fixture for a test module: one Machine per kind (root and the ordinary
+    user, bubblewrap present and hidden) in a fresh temp dir named `prefix…`, removed after."""
+    import pytest
+
+    @pytest.fixture(params=KINDS, ids=IDS)
+    def machine(request):
+        who, bwrap = request.param
+        base = Path(tempfile.mkdtemp(prefix=prefix))
+        try:
+            yield Machine(base, who, bwrap)
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+
+    return machine

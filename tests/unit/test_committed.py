@@ -11,14 +11,13 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 import zlib
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support.hostile import IDS, KINDS, Machine
+from support.hostile import Machine, machine_fixture
 
 from edgar.sandbox import Policy, Sandbox
 from edgar.tools.committed import (
@@ -218,14 +217,7 @@ print(json.dumps([committed(Baseline(0, commit), Path(root), rel, box) for rel i
 """
 
 
-@pytest.fixture(params=KINDS, ids=IDS)
-def machine(request):
-    who, bwrap = request.param
-    base = Path(tempfile.mkdtemp(prefix="edgar-committed-"))
-    try:
-        yield Machine(base, who, bwrap)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+machine = machine_fixture("edgar-committed-")
 
 
 def ask(machine: Machine, root: Path, commit: str, rels: list[str]) -> list[bool]:
