@@ -5,6 +5,7 @@ approved with ``y``, the todo checklist above the prompt, ``!cmd`` and ``# text`
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import threading
@@ -17,6 +18,7 @@ from support.sse_server import SSEServer, stream
 from test_repl_pty import PROMPT, Terminal
 
 pytestmark = pytest.mark.timing
+LEARNING = importlib.util.find_spec("edgar.learning") is not None
 
 IMAGES = Path(__file__).resolve().parents[1] / "data" / "images"
 PAGE = (b"<!doctype html><html><head><title>Notes</title><script>steal()</script></head>"
@@ -189,7 +191,9 @@ def test_item8_bang_runs_without_a_model_call_and_hash_remembers(start, project,
     term.expect(PROMPT)
     assert recorded(record) == []                                 # no model call
     term.line("# use black for formatting")
-    term.expect(r"remembered: use black for formatting")
+    # without the learning package (.ci/run's second pass) nothing can be remembered, and it says so
+    term.expect(r"remembered: use black for formatting" if LEARNING
+                else r"learning is not installed: nothing was saved")
     term.expect(PROMPT)
     assert recorded(record) == []
     term.line("what did it print?")
@@ -197,4 +201,4 @@ def test_item8_bang_runs_without_a_model_call_and_hash_remembers(start, project,
     leave(term)
     sent, = recorded(record)
     assert "from-the-shell" in json.dumps(sent["messages"])
-    assert "use black for formatting" in json.dumps(sent["system"])
+    assert ("use black for formatting" in json.dumps(sent["system"])) is LEARNING
