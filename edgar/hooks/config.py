@@ -20,10 +20,14 @@ Guarantees:
   does; ``args`` is Claude Code's exec form (the command run directly, no shell).
 - Claude Code's JSON shape (``{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type":
   "command", "command": "…", "timeout": 30}]}]}``) gives the same ``HookSpec``s, origin
-  ``project`` for ``.claude/settings*.json``. A handler edgar cannot run (``type`` ``http``,
-  ``prompt``, ``agent``, ``mcp_tool``; ``shell: "powershell"``) is one located problem and
-  does not run; a key edgar does not read (``async``, ``statusMessage``, ``once``…) is named
-  and the hook runs without it; a value of the wrong type is located and that hook skipped.
+  ``project`` for ``.claude/settings*.json``. ``type: "http"`` handlers are specs with a
+  ``url`` (its ``command`` is the URL, so the same URL twice runs once), ``headers`` and
+  ``allowedEnvVars``; a header naming a variable that list leaves out is named (Claude Code
+  sends it empty). ``statusMessage`` and ``async`` (command hooks) are read. A handler edgar
+  cannot run (``type`` ``prompt``, ``agent``, ``mcp_tool``; ``shell: "powershell"``; an http
+  hook without an http(s) ``url``) is one located problem and does not run; a key edgar does
+  not read (``once``, ``asyncRewake``…) is named and the hook runs without it; a value of the
+  wrong type is located and that hook skipped.
 """
 
 from __future__ import annotations
@@ -66,6 +70,11 @@ class HookSpec:
     writable: tuple[str, ...] = ()
     condition: str | None = None            # Claude Code's ``if``: one permission rule
     args: tuple[str, ...] | None = None     # Claude Code's exec form: no shell
+    url: str | None = None                  # ``type: "http"``: POST here (``command`` is it)
+    headers: tuple[tuple[str, str], ...] = ()
+    allowed_env: tuple[str, ...] = ()       # ``allowedEnvVars``: what headers may fill in
+    status: str = ""                        # ``statusMessage``: said while it runs
+    background: bool = False                # ``async``: runs without holding edgar up
 
     def seconds(self) -> float:
         return self.timeout if self.timeout is not None else TIMEOUTS.get(self.event,
@@ -130,11 +139,15 @@ def _specs(table: Mapping[str, Any], origin: Literal["user", "project"],
                 except RuleError as exc:
                     problems.append(f"{where}: hook {event}: \"if\": {exc}; this hook never runs")
                     continue
+            headers = get("headers", None) or {}
             out.append(HookSpec(event, command, matcher,
                                 float(timeout) if timeout else None, origin, where,
                                 bool(get("network", False)), tuple(str(w) for w in writable),
                                 condition,
-                                tuple(str(a) for a in args) if args is not None else None))
+                                tuple(str(a) for a in args) if args is not None else None,
+                                get("url", None), tuple(headers.items()),
+                                tuple(get("allowedEnvVars", None) or ()),
+                                get("statusMessage", None) or "", bool(get("async", False))))
     return out
 
 
@@ -158,7 +171,9 @@ def load_hooks(root: Path, user_dir: Path, configured: Mapping[str, Any],
 
 # what a Claude Code handler may say that edgar reads; ``shell`` only as "bash"
 HANDLER_KEYS = frozenset({"type", "command", "timeout", "if", "args", "network", "writable",
-                          "shell"})
+                          "shell", "statusMessage", "async"})
+HTTP_KEYS = frozenset({"type", "url", "headers", "allowedEnvVars", "timeout", "if",
+                       "statusMessage"})
 _SHAPE = ('each entry is {"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}')
 
 
@@ -224,9 +239,11 @@ def _handler(handler: Any, event: str, where: str,
                         "\"command\": …}}); this one does not run")
         return None
     kind = handler.get("type", "command")
+    if kind == "http":
+        return _http_handler(handler, event, where, problems)
     if kind != "command":
         problems.append(f"{where}: hook {event}: type {kind!r} is Claude Code's, but edgar runs "
-                        "only type \"command\" hooks; this hook does not run")
+                        "only type \"command\" and \"http\" hooks; this hook does not run")
         return None
     shell = handler.get("shell", "bash")
     if shell != "bash":
@@ -239,11 +256,14 @@ def _handler(handler: Any, event: str, where: str,
         ("args", lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v)),
         ("network", lambda v: isinstance(v, bool)),
         ("writable", lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v)),
+        ("statusMessage", lambda v: isinstance(v, str)),
+        ("async", lambda v: isinstance(v, bool)),
     ) if key in handler and not ok(handler[key])]
     if wrong:
         problems.append(f"{where}: hook {event}: wrong type for {', '.join(wrong)} (timeout "
-                        "is seconds above 0, if a rule, args and writable lists of strings, "
-                        "network true or false); this hook does not run")
+                        "is seconds above 0, if a rule and statusMessage strings, args and "
+                        "writable lists of strings, network and async true or false); this "
+                        "hook does not run")
         return None
     unread = sorted(set(handler) - HANDLER_KEYS)
     if unread:
@@ -251,3 +271,48 @@ def _handler(handler: Any, event: str, where: str,
                         f"{', '.join(map(repr, unread))}: ignored (the hook runs, and edgar "
                         "waits for it)")
     return {k: v for k, v in handler.items() if k in HANDLER_KEYS - {"type", "shell"}}
+
+
+def _http_handler(handler: dict[str, Any], event: str, where: str,
+                  problems: list[str]) -> dict[str, Any] | None:
+    """A ``type: "http"`` handler as a flat entry (its ``command`` is the URL, so the same URL
+    twice runs once, as Claude Code dedupes HTTP hooks by URL), or None (said)."""
+    url = handler.get("url")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        problems.append(f"{where}: hook {event}: an http hook needs \"url\": an http:// or "
+                        "https:// address; this hook does not run")
+        return None
+    headers = handler.get("headers", {})
+    allowed = handler.get("allowedEnvVars", [])
+    wrong = [key for key, ok in (
+        ("headers", isinstance(headers, dict) and all(
+            isinstance(k, str) and isinstance(v, str) and "\n" not in v and "\r" not in v
+            for k, v in headers.items())),
+        ("allowedEnvVars", isinstance(allowed, list) and all(isinstance(a, str)
+                                                             for a in allowed)),
+        ("timeout", "timeout" not in handler or (
+            isinstance(handler["timeout"], (int, float)) and not isinstance(
+                handler["timeout"], bool) and handler["timeout"] > 0)),
+        ("if", isinstance(handler.get("if", ""), str)),
+        ("statusMessage", isinstance(handler.get("statusMessage", ""), str)),
+    ) if not ok]
+    if wrong:
+        problems.append(f"{where}: hook {event}: wrong type for {', '.join(wrong)} (headers an "
+                        "object of one-line strings, allowedEnvVars a list of names, timeout "
+                        "seconds above 0, if and statusMessage strings); this hook does not run")
+        return None
+    from edgar.hooks.http import references
+
+    unlisted = sorted({name for value in headers.values() for name in references(value)}
+                      - set(allowed))
+    if unlisted:
+        problems.append(f"{where}: hook {event}: headers refer to {', '.join(unlisted)}, which "
+                        "allowedEnvVars does not list: sent as empty strings, as Claude Code "
+                        "sends them")
+    unread = sorted(set(handler) - HTTP_KEYS)
+    if unread:
+        problems.append(f"{where}: hook {event}: edgar does not read "
+                        f"{', '.join(map(repr, unread))} on an http hook: ignored (the hook "
+                        "runs, and edgar waits for it)")
+    entry = {k: v for k, v in handler.items() if k in HTTP_KEYS - {"type"}}
+    return {**entry, "command": url}

@@ -35,6 +35,7 @@ class HookRun:
     stderr: str
     duration: float
     timed_out: bool = False
+    error: str = ""              # it did not answer (an HTTP hook's failure): non-blocking
 
 
 async def run_hook(command: str, payload: dict[str, Any], root: Path, timeout: float,

@@ -8,7 +8,12 @@ Guarantees:
   tool names and ``tool_input`` keys (``tools/vocabulary.py``); inside a subagent also
   ``agent_id`` and ``agent_type``. Matchers are Claude Code's (``hooks/matcher.py``),
   tested against every name of the tool, so ``Bash``, ``shell`` and ``Edit|Write`` work.
-- Matching hooks of one event run in parallel; the same command twice runs once.
+- Matching hooks of one event run in parallel; the same command (or http hook URL) twice
+  runs once. An http hook is POSTed by ``hooks/http.py``; a ``statusMessage`` is said (info)
+  as its hook starts; ``async`` hooks run detached (never drained before a tool or model
+  call): their decisions count for nothing, their ``additionalContext`` and
+  ``systemMessage`` go to the model with the next prompt, and at ``close`` those still
+  running get the SessionEnd budget, then are cancelled and counted in a warning.
 - The guard: ``before_prompt`` (UserPromptSubmit) refuses a prompt when a hook blocks or
   says ``continue: false``; its context (plain stdout or ``additionalContext``) and that of
   SessionStart go to the model with the prompt (``prompt_context``). ``before_tool``
@@ -39,7 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -48,8 +53,8 @@ from edgar.events import Event, Notice, NoticeLevel, ToolFinished, Where
 from edgar.hooks.config import HookSpec, session_end_budget
 from edgar.hooks.matcher import matches
 from edgar.hooks.output import HookOutput, read
-from edgar.hooks.process import run_hook
-from edgar.spawn import Confinement, one_line
+from edgar.hooks.process import HookRun, run_hook
+from edgar.spawn import Confinement, one_line, settings_env
 from edgar.tools.base import HookVerdict
 from edgar.tools.vocabulary import claude_input, claude_name, edgar_input, names, permission_mode
 
@@ -85,6 +90,7 @@ class Hooks:
         skipped = [s for s in specs if s.origin == "project" and not trusted]
         self.specs = [s for s in specs if s not in skipped]
         self.pending: set[asyncio.Task[None]] = set()
+        self.detached: set[asyncio.Task[None]] = set()   # ``async`` hooks, never drained
         self.skipped = len(skipped)
         self._context: list[str] = []           # for the next prompt (SessionStart, UPS)
         self._continues: dict[str, int] = {}    # turn id -> Stop blocks in a row
@@ -98,9 +104,9 @@ class Hooks:
 
     def _matching(self, event: str, values: tuple[str, ...] | None,
                   call: tuple[str, dict[str, Any]] | None = None) -> list[HookSpec]:
-        found: dict[tuple[str, tuple[str, ...] | None], HookSpec] = {}
+        found: dict[tuple[bool, str, tuple[str, ...] | None], HookSpec] = {}
         for spec in self.specs:
-            key = (spec.command, spec.args)
+            key = (spec.url is not None, spec.command, spec.args)   # an http hook: its URL
             if spec.event != event or key in found:
                 continue   # the same command configured twice runs once, as in Claude Code
             if values is not None and not matches(spec.matcher, values):
@@ -141,20 +147,42 @@ class Hooks:
                 if why not in self._lapse_said:
                     self._lapse_said.add(why)
                     self._say("warning", f"hooks: project hooks no longer run: {why}")
+        detached = [s for s in specs if s.background]
+        if detached:
+            self._detach(event, payload, detached)
+            specs = [s for s in specs if not s.background]
         if not specs:
             return []
-        runs = await asyncio.gather(*(run_hook(s.command, payload, self.root,
-                                               min(s.seconds(), budget) if budget else s.seconds(),
-                                               self._box(s), s.args) for s in specs))
+        return await self._execute(event, payload, specs, budget)
+
+    def _start(self, spec: HookSpec, payload: dict[str, Any], timeout: float,
+               ) -> Coroutine[Any, Any, HookRun]:
+        if spec.url is not None:   # Claude Code's http hook: edgar POSTs to the person's URL
+            from edgar.hooks.http import post_hook
+
+            environ = {**os.environ, **settings_env(self.sandbox)}
+            return post_hook(spec.url, payload, spec.headers, spec.allowed_env, environ,
+                             timeout)
+        return run_hook(spec.command, payload, self.root, timeout, self._box(spec), spec.args)
+
+    async def _execute(self, event: str, payload: dict[str, Any], specs: list[HookSpec],
+                       budget: float | None = None) -> list[tuple[HookSpec, HookOutput]]:
+        for spec in specs:   # Claude Code's statusMessage: shown while the hook runs
+            if spec.status:
+                self._say("info", f"{event} hook: {one_line(spec.status, 200)}")
+        runs = await asyncio.gather(*(self._start(
+            s, payload, min(s.seconds(), budget) if budget else s.seconds()) for s in specs))
         said: list[tuple[HookSpec, HookOutput]] = []
         for spec, run in zip(specs, runs, strict=True):
             short = one_line(spec.command, 60)
             if run.timed_out:
                 limit = min(spec.seconds(), budget) if budget else spec.seconds()
                 self._say("warning", f"hook {event} {short!r} timed out after {limit:g}s and "
-                          f"was killed; its output is discarded ({spec.where})")
+                          f"was {'cancelled' if spec.url else 'killed'}; its output is "
+                          f"discarded ({spec.where})")
                 continue
-            out = read(event, run.exit_code, run.stdout, run.stderr)
+            out = (HookOutput(error=run.error) if run.error
+                   else read(event, run.exit_code, run.stdout, run.stderr))
             if out.error:
                 self._say("warning", f"hook {event} {short!r} {one_line(out.error)} "
                           f"({spec.where})")
@@ -167,6 +195,25 @@ class Hooks:
                               f"{name} yet; it is ignored ({spec.where})")
             said.append((spec, out))
         return said
+
+    def _detach(self, event: str, payload: dict[str, Any], specs: list[HookSpec]) -> None:
+        """Claude Code's ``async`` hooks: run without holding edgar up; their decisions have
+        no effect; ``systemMessage`` and ``additionalContext`` reach the model with the next
+        prompt."""
+        async def go() -> None:
+            said = await self._execute(event, payload, specs)
+            self._context += [f"{_label(event)} (async) {kind}: {text}" for _, out in said
+                              for kind, text in (*(("additional context", c)
+                                                   for c in out.context),
+                                                 *((("system message", out.system_message),)
+                                                   if out.system_message else ()))]
+
+        try:
+            task = asyncio.get_running_loop().create_task(go())
+        except RuntimeError:
+            return
+        self.detached.add(task)
+        task.add_done_callback(self.detached.discard)
 
     # --- prompts --------------------------------------------------------------------------
 
@@ -338,8 +385,18 @@ class Hooks:
 
     async def close(self) -> None:
         await self.drain()
+        budget = session_end_budget(self.specs)
         await self._run("SessionEnd", self._payload("SessionEnd", reason="other"), ("other",),
-                        budget=session_end_budget(self.specs))
+                        budget=budget)
+        if self.detached:   # async hooks still running get the SessionEnd budget, then stop
+            running = list(self.detached)
+            _, late = await asyncio.wait(running, timeout=budget)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.gather(*late, return_exceptions=True)
+                self._say("warning", f"hooks: {len(late)} async hook(s) still running at the "
+                          f"end of the session were stopped after {budget:g}s")
 
 
 def _reason(spec: HookSpec, out: HookOutput) -> str:

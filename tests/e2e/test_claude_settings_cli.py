@@ -160,8 +160,8 @@ def test_every_key_edgar_cannot_honour_is_named_once(tmp_path, home, env, projec
         "outputStyle": "Explanatory", "apiKeyHelper": "/bin/echo key",
         "permissions": {"allow": ["Bash(ls:*)"], "defaultMode": "acceptEdits"},
         "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "http", "url": "http://127.0.0.1:9/hook"},
-            {"type": "command", "command": "true", "async": True, "statusMessage": "checking"}]}],
+            {"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"},
+            {"type": "command", "command": "true", "asyncRewake": True, "once": True}]}],
             "PermissionRequest": [{"hooks": [{"type": "command", "command": "true"}]}]}}))
     out = go(tmp_path, project, env, [])
     assert out.returncode == 0, out.stderr
@@ -169,8 +169,8 @@ def test_every_key_edgar_cannot_honour_is_named_once(tmp_path, home, env, projec
     first = next(line for line in lines if "does not honour" in line)
     for key in ("model", "statusLine", "outputStyle", "apiKeyHelper", "permissions.defaultMode"):
         assert key in first
-    assert any("type 'http'" in line for line in lines)
-    assert any("'async', 'statusMessage'" in line for line in lines)
+    assert any("type 'prompt'" in line for line in lines)
+    assert any("'asyncRewake', 'once'" in line for line in lines)
     assert any("PermissionRequest" in line and "does not fire" in line for line in lines)
     assert len(lines) == len(set(lines)) == 4
 

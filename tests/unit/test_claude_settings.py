@@ -77,17 +77,34 @@ def test_a_missing_matcher_matches_everything_and_type_defaults_to_command():
 
 def test_what_edgar_cannot_run_or_read_is_named_with_its_line():
     data = {"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "http", "url": "http://x"}, {"type": "command", "command": "a", "once": True},
+        {"type": "prompt", "prompt": "x"}, {"type": "command", "command": "a", "once": True},
         {"type": "command", "command": "b", "shell": "powershell"},
         {"type": "command", "command": "c", "timeout": "30"}]}]}}
     problems: list[str] = []
     specs = claude_hooks([file_of(data)], problems)
     assert [s.command for s in specs] == ["a"]
     assert len(problems) == 4 and all(p.startswith("/h/.claude/settings.json:4:") for p in problems)
-    assert "type 'http'" in problems[0] and "'once'" in problems[1]
+    assert "type 'prompt'" in problems[0] and "'once'" in problems[1]
     assert "powershell" in problems[2] and "wrong type for timeout" in problems[3]
     [said] = unhonoured([file_of(data)])
     assert said.startswith("/h/.claude/settings.json:2: edgar does not honour model")
+
+
+def test_an_http_handler_is_a_spec_with_its_url_headers_and_entry_fields():
+    problems: list[str] = []
+    [http, command] = claude_hooks([file_of({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                                                                        "hooks": [
+        {"type": "http", "url": "https://policy.example/check", "timeout": 5,
+         "headers": {"Authorization": "Bearer $TOKEN"}, "allowedEnvVars": ["TOKEN"],
+         "statusMessage": "Asking policy"},
+        {"type": "command", "command": "log.sh", "async": True, "statusMessage": "Logging"}]}]}})],
+        problems)
+    assert problems == []
+    assert (http.url, http.command, http.headers, http.allowed_env, http.status,
+            http.timeout, http.background) == (
+        "https://policy.example/check", "https://policy.example/check",
+        (("Authorization", "Bearer $TOKEN"),), ("TOKEN",), "Asking policy", 5.0, False)
+    assert (command.url, command.status, command.background) == (None, "Logging", True)
 
 
 def test_the_files_are_read_lowest_precedence_first(tmp_path):
