@@ -12,14 +12,12 @@ from typing import Any
 
 import pytest
 from support.project import make_project
+from support.provider_fakes import FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
 from support.sse_server import SSEServer
 
 from edgar.config import ProviderSettings
 from edgar.conversation import Message, TextBlock, ToolSpec
 from edgar.providers.base import Finished, ModelRequest, ProviderError
-
-FAKE_ANTHROPIC_KEY = "sk-ant-test-0123456789abcdef"
-FAKE_OPENAI_KEY = "sk-test-openai-0123456789abcdef"
 
 
 @pytest.fixture
@@ -55,11 +53,6 @@ def settings(**kw: Any) -> ProviderSettings:
     """Fast settings for tests: tiny backoff and timeouts so fault tests take milliseconds."""
     base = {"retry_backoff": 0.01, "read_timeout": 5.0, "connect_timeout": 2.0, "max_retries": 2}
     return ProviderSettings(**{**base, **kw})
-
-
-SHELL = ToolSpec("shell", "Run a command", {"type": "object",
-                                             "properties": {"command": {"type": "string"}},
-                                             "required": ["command"]})
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FAKE_ANTHROPIC_KEY, SHELL
+from support.provider_fakes import FAKE_ANTHROPIC_KEY, SHELL
 from support.sse_server import anthropic_event, stream
 
 from edgar.conversation import (

@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SHELL
 from support.project import edgar_env, make_project, run_edgar
+from support.provider_fakes import SHELL
 from support.sse_server import Reply, stream
 
 from edgar.cli.oneshot import run_prompt

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import FAKE_OPENAI_KEY, SHELL
+from support.provider_fakes import FAKE_OPENAI_KEY, SHELL
 from support.sse_server import Reply, openai_chunk, recording, stream
 
 from edgar.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock, Usage

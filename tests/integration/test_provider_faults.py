@@ -6,7 +6,7 @@ import socket
 import time
 
 import pytest
-from conftest import FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
+from support.provider_fakes import FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
 from support.sse_server import Reply, anthropic_event, recording, stream
 
 from edgar.providers.base import Finished, TextChunk

@@ -6,7 +6,7 @@ shows the checker can fail, and sends one body of each shape edgar builds."""
 
 from __future__ import annotations
 
-from conftest import SHELL
+from support.provider_fakes import SHELL
 from support.sdk_types import anthropic_problems, openai_problems
 from support.sse_server import stream
 

@@ -15,13 +15,6 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    monkeypatch.setenv("EDGAR_HOME", str(home))
-    return home
-
-
 def test_layers_rise_user_project_env_flags(tmp_path, home):
     project = tmp_path / "p"
     _write(home / "config.toml",

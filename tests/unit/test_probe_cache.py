@@ -22,14 +22,6 @@ def _true() -> str:   # the program the probe runs
     return shutil.which("true") or "/bin/true"
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("EDGAR_HOME", str(home))
-    return home
-
-
 needs_boot_id = pytest.mark.skipif(not os.path.exists("/proc/sys/kernel/random/boot_id"),
                                    reason="no /proc boot id: nothing is ever cached")
 

@@ -13,14 +13,6 @@ import pytest
 from edgar.config import ConfigError, load
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("EDGAR_HOME", str(home))
-    return home
-
-
 def _project(tmp_path: Path, text: str) -> tuple[Path, Path]:
     path = tmp_path / "p" / ".edgar" / "config.toml"
     path.parent.mkdir(parents=True)

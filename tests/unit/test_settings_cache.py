@@ -29,14 +29,6 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("EDGAR_HOME", str(home))
-    return home
-
-
 LOAD = """import json, sys
 from pathlib import Path
 from edgar.config import load
